@@ -1,0 +1,650 @@
+//===--- Driver.cpp - The gpuguard command line ---------------------------===//
+
+#include "Driver/Driver.h"
+#include "Driver/Config.h"
+#include "Frontend/CompileCommands.h"
+#include "Frontend/CudaToolkit.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef GPUGUARD_CLANG_RESOURCE_DIR
+#error "GPUGUARD_CLANG_RESOURCE_DIR must be defined by the build"
+#endif
+#ifndef GPUGUARD_VERSION
+#define GPUGUARD_VERSION "unknown"
+#endif
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+namespace cl = llvm::cl;
+
+namespace gpuguard {
+namespace {
+
+cl::OptionCategory Category("gpuguard options");
+
+const char Overview[] = R"(
+gpuguard finds the causes of "device-side assert triggered" in CUDA kernels
+and LibTorch C++ code before they run: indexes no guard bounds, zero
+divisors, unchecked CUDA errors, tensors on mixed devices, in-place writes
+autograd still needs. It follows clang-tidy's conventions: checks are chosen
+with --checks or .clang-tidy files, NOLINT comments suppress findings, and
+compile flags come from -p <build dir> or follow '--'.
+
+Exit codes: 0 checked (warnings may be printed), 1 warnings treated as
+errors, 2 unusable command line or configuration, 3 an input could not be
+checked (missing, unreadable or with compile errors). The largest applies.
+)";
+
+cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source>..."),
+                                  cl::cat(Category));
+cl::opt<std::string> BuildPath(
+    "p", cl::desc("Build directory holding compile_commands.json. With no\n"
+                  "source given, every file it lists is checked."),
+    cl::value_desc("build-dir"), cl::cat(Category));
+cl::opt<std::string>
+    Checks("checks",
+           cl::desc("Comma-separated globs of checks to run, prefix '-' to\n"
+                    "disable (like clang-tidy). Default: all gpuguard checks,\n"
+                    "'cuda-*,torch-*'. Added after the .clang-tidy 'Checks'."),
+           cl::init(""), cl::cat(Category));
+cl::opt<std::string> WarningsAsErrorsGlob(
+    "warnings-as-errors",
+    cl::desc("Globs of checks whose warnings are errors (exit code 1)."),
+    cl::init(""), cl::cat(Category));
+cl::opt<std::string> Config(
+    "config",
+    cl::desc("Configuration in YAML, as in a .clang-tidy file; overrides\n"
+             "the .clang-tidy files."),
+    cl::init(""), cl::cat(Category));
+cl::opt<std::string> ConfigFile(
+    "config-file",
+    cl::desc("Read the configuration from this file instead of the\n"
+             ".clang-tidy files."),
+    cl::init(""), cl::cat(Category));
+cl::opt<std::string> HeaderFilter(
+    "header-filter",
+    cl::desc("Regex of headers whose findings are shown (the main file's\n"
+             "are always shown)."),
+    cl::init(""), cl::cat(Category));
+cl::opt<std::string> ExcludeHeaderFilter(
+    "exclude-header-filter",
+    cl::desc("Regex of headers whose findings are never shown."),
+    cl::init(""), cl::cat(Category));
+cl::opt<bool> SystemHeaders("system-headers",
+                            cl::desc("Show findings in system headers."),
+                            cl::init(false), cl::cat(Category));
+cl::opt<std::string> LineFilter(
+    "line-filter",
+    cl::desc("JSON list of files and line ranges to report on, e.g.\n"
+             R"('[{"name":"k.cu","lines":[[10,20]]}]')"),
+    cl::init(""), cl::cat(Category));
+cl::opt<bool> Fix("fix", cl::desc("Apply the fixes of the findings."),
+                  cl::init(false), cl::cat(Category));
+cl::opt<bool> FixErrors("fix-errors",
+                        cl::desc("Apply fixes even when a file has compile "
+                                 "errors."),
+                        cl::init(false), cl::cat(Category));
+cl::opt<bool> FixNotes("fix-notes",
+                       cl::desc("Also apply the fixes attached to notes."),
+                       cl::init(false), cl::cat(Category));
+cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the findings and their fixes to this YAML file, in\n"
+             "clang-apply-replacements' format."),
+    cl::value_desc("filename"), cl::cat(Category));
+cl::list<std::string> ExtraArgs("extra-arg",
+                                cl::desc("Append this compile flag."),
+                                cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore("extra-arg-before",
+                                      cl::desc("Prepend this compile flag."),
+                                      cl::cat(Category));
+cl::opt<std::string> CudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit to parse with. Default: $CUDA_PATH, then\n"
+             "/usr/local/cuda, then gpuguard's bundled CUDA headers."),
+    cl::init(""), cl::cat(Category));
+cl::opt<bool> BundledCudaHeaders(
+    "bundled-cuda-headers",
+    cl::desc("Parse with gpuguard's bundled CUDA headers even when a\n"
+             "toolkit is installed (reproducible results across machines)."),
+    cl::init(false), cl::cat(Category));
+cl::opt<std::string> CudaGpuArch(
+    "cuda-gpu-arch",
+    cl::desc("GPU architecture to parse device code for, when the compile\n"
+             "command names none."),
+    cl::init("sm_80"), cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks",
+                         cl::desc("List the enabled checks and exit."),
+                         cl::init(false), cl::cat(Category));
+cl::opt<bool> DumpConfig("dump-config",
+                         cl::desc("Print the effective configuration as "
+                                  "YAML and exit."),
+                         cl::init(false), cl::cat(Category));
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("Print findings only: no statistics, no notes "
+                             "about the set-up."),
+                    cl::init(false), cl::cat(Category));
+cl::opt<bool> UseColor("use-color", cl::desc("Colour the diagnostics."),
+                       cl::cat(Category));
+
+constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
+
+void error(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "gpuguard") << Message << "\n";
+}
+
+void warning(const llvm::Twine &Message) {
+  llvm::WithColor::warning(llvm::errs(), "gpuguard") << Message << "\n";
+}
+
+void note(const llvm::Twine &Message) {
+  llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
+}
+
+std::string makeAbsolute(llvm::StringRef Path) {
+  llvm::SmallString<256> Absolute(Path);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return std::string(Absolute);
+}
+
+/// Runs the checks on one file; one instance per run, reused across files.
+class CheckRunner {
+public:
+  CheckRunner(ClangTidyContext &Context, const CompilationDatabase &Database,
+              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS)
+      : Context(Context), Database(Database), BaseFS(std::move(BaseFS)) {}
+
+  /// Returns the findings of \p File (both CUDA sides merged) and whether it
+  /// parsed without errors.
+  std::vector<ClangTidyError> run(const std::string &File, bool &Parsed);
+
+private:
+  int runCommand(const std::string &File, const CompileCommand &Command,
+                 ClangTidyDiagnosticConsumer &Consumer);
+
+  ClangTidyContext &Context;
+  const CompilationDatabase &Database;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+};
+
+class TidyActionFactory : public FrontendActionFactory {
+public:
+  TidyActionFactory(ClangTidyContext &Context,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS)
+      : ConsumerFactory(Context, std::move(FS)) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(ConsumerFactory);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy does, so that code hidden from analyzers stays hidden.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // No "N warnings generated" per side: findings are printed once, merged.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    return FrontendActionFactory::runInvocation(
+        std::move(Invocation), Files, std::move(PCHContainerOps),
+        DiagConsumer);
+  }
+
+private:
+  class Action : public ASTFrontendAction {
+  public:
+    explicit Action(ClangTidyASTConsumerFactory &Factory) : Factory(Factory) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                   StringRef File) override {
+      return Factory.createASTConsumer(Compiler, File);
+    }
+
+  private:
+    ClangTidyASTConsumerFactory &Factory;
+  };
+
+  ClangTidyASTConsumerFactory ConsumerFactory;
+};
+
+/// One compile command of one file: CUDA files are parsed once per side,
+/// each side a run of its own.
+class SingleCommandDatabase : public CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(CompileCommand Command)
+      : Command(std::move(Command)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(StringRef FilePath) const override {
+    return {Command};
+  }
+
+private:
+  CompileCommand Command;
+};
+
+std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
+                                             bool &Parsed) {
+  ClangTidyDiagnosticConsumer Consumer(Context, nullptr,
+                                       /*RemoveIncompatibleErrors=*/true,
+                                       /*GetFixesFromNotes=*/FixNotes);
+  int Status = 0;
+  for (const CompileCommand &Command : Database.getCompileCommands(File))
+    Status |= runCommand(File, Command, Consumer);
+  // Both sides of a CUDA file report the findings in code they share; the
+  // consumer sorts and folds identical findings into one.
+  std::vector<ClangTidyError> Errors = Consumer.take();
+  Parsed = Status == 0 && llvm::none_of(Errors, [](const ClangTidyError &E) {
+             return E.DiagLevel == ClangTidyError::Error &&
+                    llvm::StringRef(E.DiagnosticName)
+                        .starts_with("clang-diagnostic-");
+           });
+  return Errors;
+}
+
+int CheckRunner::runCommand(const std::string &File,
+                            const CompileCommand &Command,
+                            ClangTidyDiagnosticConsumer &Consumer) {
+  SingleCommandDatabase Single(Command);
+  ClangTool Tool(Single, {File}, std::make_shared<PCHContainerOperations>(),
+                 BaseFS);
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(
+      [this](const CommandLineArguments &Args, StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore && !Adjusted.empty())
+          Adjusted.insert(Adjusted.begin() + 1, Opts.ExtraArgsBefore->begin(),
+                          Opts.ExtraArgsBefore->end());
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+                          Opts.ExtraArgs->end());
+        return Adjusted;
+      });
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+
+  auto DiagOpts = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOpts, &Consumer,
+                           /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
+  Tool.setDiagnosticConsumer(&Consumer);
+  TidyActionFactory Factory(Context, BaseFS);
+  return Tool.run(&Factory);
+}
+
+/// Appends `-clang-analyzer-*` to every configuration: the Static Analyzer
+/// ships inside clang-tidy's library but is not part of gpuguard.
+class GpuGuardOptionsProvider : public ClangTidyOptionsProvider {
+public:
+  explicit GpuGuardOptionsProvider(
+      std::unique_ptr<ClangTidyOptionsProvider> Underlying)
+      : Underlying(std::move(Underlying)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Underlying->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(StringRef FileName) override {
+    std::vector<OptionsSource> Sources = Underlying->getRawOptions(FileName);
+    ClangTidyOptions OnlyGpuGuard;
+    OnlyGpuGuard.Checks = "-clang-analyzer-*";
+    Sources.emplace_back(std::move(OnlyGpuGuard), "gpuguard");
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Underlying;
+};
+
+std::unique_ptr<ClangTidyOptionsProvider>
+createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      bool &Failed) {
+  ClangTidyGlobalOptions GlobalOptions;
+  if (std::error_code EC = parseLineFilter(LineFilter, GlobalOptions)) {
+    error("invalid --line-filter: " + EC.message() +
+          R"(; expected JSON such as '[{"name":"k.cu","lines":[[1,20]]}]')");
+    Failed = true;
+    return nullptr;
+  }
+  ClangTidyOptions DefaultOptions;
+  DefaultOptions.Checks = DefaultChecks.str();
+  DefaultOptions.WarningsAsErrors = "";
+  DefaultOptions.HeaderFilterRegex = HeaderFilter;
+  DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  DefaultOptions.SystemHeaders = SystemHeaders;
+  DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
+
+  ClangTidyOptions OverrideOptions;
+  if (Checks.getNumOccurrences() > 0)
+    OverrideOptions.Checks = Checks;
+  if (WarningsAsErrorsGlob.getNumOccurrences() > 0)
+    OverrideOptions.WarningsAsErrors = WarningsAsErrorsGlob;
+  if (HeaderFilter.getNumOccurrences() > 0)
+    OverrideOptions.HeaderFilterRegex = HeaderFilter;
+  if (ExcludeHeaderFilter.getNumOccurrences() > 0)
+    OverrideOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  if (SystemHeaders.getNumOccurrences() > 0)
+    OverrideOptions.SystemHeaders = SystemHeaders;
+  if (UseColor.getNumOccurrences() > 0)
+    OverrideOptions.UseColor = UseColor;
+  if (!ExtraArgs.empty())
+    OverrideOptions.ExtraArgs =
+        std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end());
+  if (!ExtraArgsBefore.empty())
+    OverrideOptions.ExtraArgsBefore = std::vector<std::string>(
+        ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+
+  if (ConfigFile.getNumOccurrences() > 0 && Config.getNumOccurrences() > 0) {
+    error("--config and --config-file cannot be combined; pass one of them");
+    Failed = true;
+    return nullptr;
+  }
+  std::unique_ptr<ClangTidyOptionsProvider> Provider;
+  if (ConfigFile.getNumOccurrences() > 0 || Config.getNumOccurrences() > 0) {
+    std::string Text = Config, Source = "--config";
+    if (ConfigFile.getNumOccurrences() > 0) {
+      auto Buffer = llvm::MemoryBuffer::getFile(ConfigFile);
+      if (!Buffer) {
+        error("cannot read --config-file '" + ConfigFile +
+              "': " + Buffer.getError().message() + "; check the path");
+        Failed = true;
+        return nullptr;
+      }
+      Text = (*Buffer)->getBuffer().str();
+      Source = ConfigFile;
+    }
+    llvm::Expected<ClangTidyOptions> Parsed = parseConfigText(Text, Source);
+    if (!Parsed) {
+      error(llvm::toString(Parsed.takeError()));
+      Failed = true;
+      return nullptr;
+    }
+    Provider = std::make_unique<ConfigOptionsProvider>(
+        std::move(GlobalOptions),
+        ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
+        std::move(*Parsed), std::move(OverrideOptions), std::move(FS));
+  } else {
+    Provider = std::make_unique<FileOptionsProvider>(
+        std::move(GlobalOptions), std::move(DefaultOptions),
+        std::move(OverrideOptions), std::move(FS));
+  }
+  return std::make_unique<GpuGuardOptionsProvider>(std::move(Provider));
+}
+
+/// Loads the database named by -p, or the flags after `--`.
+std::unique_ptr<CompilationDatabase>
+loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
+             bool &Failed) {
+  if (FromCommandLine) {
+    if (BuildPath.getNumOccurrences() > 0)
+      warning("-p is ignored because compile flags follow '--'");
+    return FromCommandLine;
+  }
+  if (BuildPath.getNumOccurrences() == 0)
+    return nullptr;
+  std::string ErrorMessage;
+  std::unique_ptr<CompilationDatabase> Database =
+      CompilationDatabase::autoDetectFromDirectory(BuildPath, ErrorMessage);
+  if (!Database) {
+    error("no compile_commands.json in '" + BuildPath +
+          "' (from -p); generate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
+          "or pass compile flags after '--'");
+    Failed = true;
+    return nullptr;
+  }
+  return inferTargetAndDriverMode(
+      inferMissingCompileCommands(std::move(Database)));
+}
+
+/// Source files worth checking when -p is given without files.
+bool isCheckableSource(StringRef File) {
+  StringRef Ext = llvm::sys::path::extension(File);
+  return llvm::is_contained({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++",
+                             ".C", ".c"},
+                            Ext);
+}
+
+} // namespace
+
+int runGpuGuard(int Argc, const char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "gpuguard " << GPUGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
+       << ")\n";
+  });
+
+  // Flags after `--` describe how to compile every input.
+  std::string FixedError;
+  std::unique_ptr<CompilationDatabase> FixedDatabase =
+      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
+    return UsageError;
+
+  int Exit = Success;
+  auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  bool Failed = false;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider =
+      createOptionsProvider(BaseFS, Failed);
+  if (Failed)
+    return UsageError;
+  std::unique_ptr<CompilationDatabase> Underlying =
+      loadDatabase(std::move(FixedDatabase), Failed);
+  if (Failed)
+    return UsageError;
+
+  std::vector<std::string> Inputs(SourcePaths.begin(), SourcePaths.end());
+  if (Inputs.empty() && Underlying && BuildPath.getNumOccurrences() > 0)
+    for (const std::string &File : Underlying->getAllFiles())
+      if (isCheckableSource(File))
+        Inputs.push_back(File);
+
+  // What the configuration enables, for the first input (or the working
+  // directory): --list-checks and --dump-config answer from it.
+  std::string FirstPath =
+      makeAbsolute(Inputs.empty() ? "gpuguard-input.cu" : Inputs.front());
+  if (ListChecks || DumpConfig) {
+    ClangTidyOptions Effective = Provider->getOptions(FirstPath);
+    std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
+    if (ListChecks) {
+      llvm::outs() << "Enabled checks:";
+      for (const std::string &Name : Enabled)
+        llvm::outs() << "\n    " << Name;
+      llvm::outs() << "\n\n";
+      return Success;
+    }
+    Effective.CheckOptions = getCheckOptions(Effective, false, false);
+    ClangTidyOptions Dump = ClangTidyOptions::getDefaults().merge(Effective, 0);
+    filterCheckOptions(Dump, Enabled);
+    llvm::outs() << configurationAsText(Dump) << "\n";
+    return Success;
+  }
+
+  if (Inputs.empty()) {
+    error("no input files; run 'gpuguard <file>... [-- <compile flags>]' or "
+          "'gpuguard -p <build dir>'");
+    return UsageError;
+  }
+
+  llvm::StringSet<> KnownChecks = getAllChecksAndOptions(false, false).Checks;
+  // Inputs that can be checked: readable, and with a usable configuration
+  // that enables at least one check.
+  std::vector<std::string> Checkable;
+  ConfigValidator Validator;
+  bool UseFileConfig =
+      ConfigFile.getNumOccurrences() == 0 && Config.getNumOccurrences() == 0;
+  llvm::StringSet<> ReportedGlobs;
+  for (const std::string &Input : Inputs) {
+    std::string Path = makeAbsolute(Input);
+    llvm::sys::fs::file_status Status;
+    if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
+      error("cannot read '" + Input + "': " + EC.message() +
+            "; check the path");
+      Raise(InputError);
+      continue;
+    }
+    if (llvm::sys::fs::is_directory(Status)) {
+      error("'" + Input + "' is a directory; pass source files, or -p <build "
+            "dir> to check a compile database");
+      Raise(InputError);
+      continue;
+    }
+    if (auto Buffer = llvm::MemoryBuffer::getFile(Path); !Buffer) {
+      error("cannot read '" + Input + "': " + Buffer.getError().message() +
+            "; check its permissions");
+      Raise(InputError);
+      continue;
+    }
+    if (UseFileConfig) {
+      if (std::optional<std::string> Problem = Validator.validateFor(Path)) {
+        error(*Problem + "; fix it (see docs/index.md) so that '" + Input +
+              "' can be checked");
+        Raise(UsageError);
+        continue;
+      }
+    }
+    // Globs the user wrote (not gpuguard's defaults) that match nothing are
+    // most likely typos.
+    for (const auto &[Options, Source] : Provider->getRawOptions(Path)) {
+      if (Source == ClangTidyOptionsProvider::OptionsSourceTypeDefaultBinary ||
+          Source == "gpuguard" || !Options.Checks)
+        continue;
+      for (const std::string &Glob :
+           unknownCheckGlobs(*Options.Checks, KnownChecks))
+        if (ReportedGlobs.insert(Glob).second)
+          warning("'" + Glob + "' in Checks (" + Source +
+                  ") matches no gpuguard check; see --list-checks");
+    }
+    ClangTidyOptions Effective = Provider->getOptions(Path);
+    if (getCheckNames(Effective, false, false).empty()) {
+      error("no check is enabled for '" + Input + "' by Checks: '" +
+            Effective.Checks.value_or("") +
+            "'; enable one, such as --checks='cuda-*', or see --list-checks");
+      Raise(UsageError);
+      continue;
+    }
+    Checkable.push_back(Path);
+  }
+
+  frontend::CudaHeaders Headers;
+  Headers.DefaultGpuArch = CudaGpuArch;
+  Headers.FallbackIncludeDir = frontend::findFallbackHeaders(
+      Argv[0], llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR")
+                   .value_or(""));
+  if (!BundledCudaHeaders)
+    Headers.Toolkit = frontend::findCudaToolkit(CudaPath);
+  if (CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&
+      !BundledCudaHeaders) {
+    error("no CUDA toolkit at '" + CudaPath +
+          "' (no include/cuda.h); fix --cuda-path, or drop it to use an "
+          "installed toolkit or the bundled headers");
+    return UsageError;
+  }
+  bool AnyCuda = llvm::any_of(Checkable, [&](const std::string &File) {
+    return frontend::isCudaSourcePath(File);
+  });
+  if (AnyCuda && !Headers.Toolkit) {
+    if (!llvm::sys::fs::exists(Headers.FallbackIncludeDir +
+                               "/__gpuguard_cuda_fallback.h")) {
+      error("no CUDA toolkit found and the bundled CUDA headers are missing "
+            "from '" +
+            Headers.FallbackIncludeDir +
+            "'; reinstall gpuguard or pass --cuda-path=<toolkit>");
+      return UsageError;
+    }
+    if (!Quiet)
+      note("no CUDA toolkit found ($CUDA_PATH, /usr/local/cuda); parsing "
+           "with gpuguard's bundled CUDA headers (pass --cuda-path to use a "
+           "toolkit)");
+  }
+
+  frontend::GpuGuardCompilationDatabase Database(
+      std::move(Underlying), /*AutoDetect=*/!Underlying, Headers,
+      GPUGUARD_CLANG_RESOURCE_DIR);
+
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
+
+  ClangTidyContext Context(std::move(Provider),
+                           /*AllowEnablingAnalyzerAlphaCheckers=*/false,
+                           /*EnableModuleHeadersParsing=*/false,
+                           /*ExperimentalCustomChecks=*/false);
+  CheckRunner Runner(Context, Database, BaseFS);
+  FixBehaviour Behaviour = FixNotes              ? FB_FixNotes
+                           : (Fix || FixErrors) ? FB_Fix
+                                                : FB_NoFix;
+  std::vector<ClangTidyError> AllErrors;
+  unsigned WarningsAsErrorsCount = 0;
+  bool FixesHeldBack = false;
+  // Findings are printed file by file, as each file finishes.
+  for (const std::string &File : Checkable) {
+    bool Parsed = true;
+    std::vector<ClangTidyError> Errors = Runner.run(File, Parsed);
+    bool DisableFixes = !Parsed && !FixErrors;
+    FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
+    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+                 WarningsAsErrorsCount, BaseFS);
+    if (!Parsed) {
+      error("'" + File +
+            "' has compile errors (shown above) and was not fully checked; "
+            "fix them or give its real flags with -p <build dir> or after "
+            "'--'");
+      Raise(InputError);
+    }
+    if (!ExportFixes.empty())
+      AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
+  }
+  if (!ExportFixes.empty() &&
+      !writeExportedFixes(ExportFixes, FirstPath, AllErrors))
+    Raise(UsageError);
+
+  if (!Quiet) {
+    const ClangTidyStats &Stats = Context.getStats();
+    if (Stats.errorsIgnored())
+      note("suppressed " + llvm::Twine(Stats.errorsIgnored()) +
+           " finding(s): " + llvm::Twine(Stats.ErrorsIgnoredNOLINT) +
+           " by NOLINT, " +
+           llvm::Twine(Stats.ErrorsIgnoredNonUserCode) +
+           " in headers outside --header-filter, " +
+           llvm::Twine(Stats.ErrorsIgnoredLineFilter) +
+           " outside --line-filter, " +
+           llvm::Twine(Stats.ErrorsIgnoredCheckFilter) +
+           " from disabled checks");
+    if (FixesHeldBack)
+      note("fixes were not applied because of compile errors; pass "
+           "--fix-errors to apply them anyway");
+  }
+  if (WarningsAsErrorsCount) {
+    if (!Quiet)
+      error(llvm::Twine(WarningsAsErrorsCount) + " warning" +
+            (WarningsAsErrorsCount == 1 ? "" : "s") + " treated as error" +
+            (WarningsAsErrorsCount == 1 ? "" : "s"));
+    Raise(WarningsAsErrors);
+  }
+  return Exit;
+}
+
+} // namespace gpuguard

@@ -1,0 +1,190 @@
+//===--- CompileCommands.cpp - Compile commands gpuguard parses with ------===//
+
+#include "Frontend/CompileCommands.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang::tooling;
+
+namespace gpuguard::frontend {
+
+bool isCudaHeaderPath(llvm::StringRef File) {
+  return llvm::sys::path::extension(File).equals_insensitive(".cuh");
+}
+
+bool isCudaSourcePath(llvm::StringRef File) {
+  return llvm::sys::path::extension(File).equals_insensitive(".cu") ||
+         isCudaHeaderPath(File);
+}
+
+namespace {
+
+bool hasArg(llvm::ArrayRef<std::string> Args, llvm::StringRef Flag) {
+  return llvm::any_of(Args, [&](const std::string &A) { return A == Flag; });
+}
+
+bool hasArgPrefix(llvm::ArrayRef<std::string> Args, llvm::StringRef Prefix) {
+  return llvm::any_of(Args, [&](const std::string &A) {
+    return llvm::StringRef(A).starts_with(Prefix);
+  });
+}
+
+/// The value of `--cuda-path=X` or `--cuda-path X`, if given.
+std::optional<std::string> userCudaPath(llvm::ArrayRef<std::string> Args) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    if (Arg.consume_front("--cuda-path="))
+      return Arg.str();
+    if (Arg == "--cuda-path" && I + 1 < Args.size())
+      return Args[I + 1];
+  }
+  return std::nullopt;
+}
+
+bool isCudaCommand(const CompileCommand &Command) {
+  const std::vector<std::string> &Args = Command.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "-xcuda" || Args[I] == "--language=cuda")
+      return true;
+    if ((Args[I] == "-x" || Args[I] == "--language") && I + 1 < Args.size() &&
+        Args[I + 1] == "cuda")
+      return true;
+  }
+  return isCudaSourcePath(Command.Filename);
+}
+
+bool isNewerThanClangKnows(const CudaToolkit &Toolkit) {
+  return Toolkit.Major == 0 || Toolkit.Major > MaxKnownCudaMajor ||
+         (Toolkit.Major == MaxKnownCudaMajor &&
+          Toolkit.Minor > MaxKnownCudaMinor);
+}
+
+} // namespace
+
+std::vector<CompileCommand>
+adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
+                     llvm::StringRef ClangResourceDir) {
+  CompileCommand Adjusted = Command;
+  std::vector<std::string> &Args = Adjusted.CommandLine;
+  if (Args.empty())
+    Args.push_back("clang++");
+  // Flags go right after the compiler so that the user's own, later flags
+  // still win where both are given.
+  std::vector<std::string> Added;
+  if (!hasArgPrefix(Args, "-resource-dir"))
+    Added.push_back("-resource-dir=" + ClangResourceDir.str());
+
+  if (!isCudaCommand(Command)) {
+    Args.insert(Args.begin() + 1, Added.begin(), Added.end());
+    return {Adjusted};
+  }
+
+  if (isCudaHeaderPath(Command.Filename) && !hasArgPrefix(Args, "-x"))
+    Added.push_back("-xcuda");
+  std::optional<CudaToolkit> Toolkit;
+  if (std::optional<std::string> UserPath = userCudaPath(Args)) {
+    Toolkit = readCudaToolkit(*UserPath);
+  } else if (!hasArg(Args, "-nocudainc")) {
+    Toolkit = Headers.Toolkit;
+    if (Toolkit) {
+      Added.push_back("--cuda-path=" + Toolkit->Path);
+    } else {
+      Added.insert(Added.end(), {"-nocudainc", "-isystem",
+                                 Headers.FallbackIncludeDir, "-include",
+                                 "__gpuguard_cuda_fallback.h"});
+    }
+  }
+  if (!hasArg(Args, "-nocudalib"))
+    Added.push_back("-nocudalib");
+  if (!hasArgPrefix(Args, "--cuda-gpu-arch") &&
+      !hasArgPrefix(Args, "--offload-arch"))
+    Added.push_back("--cuda-gpu-arch=" + Headers.DefaultGpuArch);
+  Added.push_back("-Wno-unknown-cuda-version");
+  // A toolkit newer than Clang knows (and the bundled headers, which follow
+  // current toolkits) is parsed as the newest version Clang knows; without
+  // this the device side expects the pre-9.2 kernel launch API.
+  bool UsesBundledHeaders = !Toolkit && !hasArg(Args, "-nocudainc");
+  if (UsesBundledHeaders || (Toolkit && isNewerThanClangKnows(*Toolkit))) {
+    Added.push_back("-Xclang");
+    Added.push_back("-target-sdk-version=" + std::to_string(MaxKnownCudaMajor) +
+                    "." + std::to_string(MaxKnownCudaMinor));
+  }
+  Args.insert(Args.begin() + 1, Added.begin(), Added.end());
+
+  // Parse each side once: device code is only complete on the device side,
+  // and code under `#ifndef __CUDA_ARCH__` only on the host side.
+  if (hasArg(Args, "--cuda-device-only") || hasArg(Args, "--cuda-host-only"))
+    return {Adjusted};
+  CompileCommand Device = Adjusted, Host = Adjusted;
+  Device.CommandLine.insert(Device.CommandLine.begin() + 1,
+                            "--cuda-device-only");
+  Host.CommandLine.insert(Host.CommandLine.begin() + 1, "--cuda-host-only");
+  return {Device, Host};
+}
+
+GpuGuardCompilationDatabase::GpuGuardCompilationDatabase(
+    std::unique_ptr<CompilationDatabase> Underlying, bool AutoDetect,
+    CudaHeaders Headers, std::string ClangResourceDir)
+    : Underlying(std::move(Underlying)), AutoDetect(AutoDetect),
+      Headers(std::move(Headers)),
+      ClangResourceDir(std::move(ClangResourceDir)) {}
+
+static std::shared_ptr<CompilationDatabase>
+wrapDatabase(std::unique_ptr<CompilationDatabase> Database) {
+  if (!Database)
+    return nullptr;
+  return std::shared_ptr<CompilationDatabase>(
+      inferTargetAndDriverMode(inferMissingCompileCommands(std::move(Database))));
+}
+
+std::vector<CompileCommand>
+GpuGuardCompilationDatabase::getUnderlyingCommands(
+    llvm::StringRef FilePath) const {
+  if (Underlying)
+    return Underlying->getCompileCommands(FilePath);
+  if (!AutoDetect)
+    return {};
+  std::string Directory = llvm::sys::path::parent_path(FilePath).str();
+  std::shared_ptr<CompilationDatabase> Database;
+  {
+    std::lock_guard<std::mutex> Lock(DetectedMutex);
+    auto It = Detected.find(Directory);
+    if (It == Detected.end()) {
+      std::string Ignored;
+      It = Detected
+               .try_emplace(Directory,
+                            wrapDatabase(CompilationDatabase::autoDetectFromSource(
+                                FilePath, Ignored)))
+               .first;
+    }
+    Database = It->second;
+  }
+  return Database ? Database->getCompileCommands(FilePath)
+                  : std::vector<CompileCommand>();
+}
+
+std::vector<CompileCommand>
+GpuGuardCompilationDatabase::getCompileCommands(llvm::StringRef FilePath) const {
+  std::vector<CompileCommand> Commands = getUnderlyingCommands(FilePath);
+  if (Commands.empty()) {
+    CompileCommand Default;
+    Default.Directory = llvm::sys::path::parent_path(FilePath).str();
+    if (Default.Directory.empty())
+      Default.Directory = ".";
+    Default.Filename = FilePath.str();
+    Default.CommandLine = {"clang++", FilePath.str()};
+    Commands.push_back(std::move(Default));
+  }
+  std::vector<CompileCommand> Result;
+  for (const CompileCommand &Command : Commands)
+    for (CompileCommand &Adjusted :
+         adjustCompileCommand(Command, Headers, ClangResourceDir))
+      Result.push_back(std::move(Adjusted));
+  return Result;
+}
+
+std::vector<std::string> GpuGuardCompilationDatabase::getAllFiles() const {
+  return Underlying ? Underlying->getAllFiles() : std::vector<std::string>();
+}
+
+} // namespace gpuguard::frontend

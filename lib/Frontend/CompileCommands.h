@@ -1,0 +1,71 @@
+//===--- CompileCommands.h - Compile commands gpuguard parses with -*- C++ -*-===//
+///
+/// \file
+/// Turns the compile commands of a project (or the flags after `--`, or none
+/// at all) into the commands gpuguard parses each file with:
+/// - every command gets Clang's resource directory, which a tool binary
+///   outside Clang's installation cannot find by itself;
+/// - a CUDA file (`.cu`, `.cuh`, or `-x cuda`) is parsed once per side,
+///   device and host, each exactly once, with the installed toolkit or the
+///   bundled headers, one GPU architecture and no libdevice.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_FRONTEND_COMPILECOMMANDS_H
+#define GPUGUARD_FRONTEND_COMPILECOMMANDS_H
+
+#include "Frontend/CudaToolkit.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringMap.h"
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace gpuguard::frontend {
+
+/// How CUDA headers are provided for this run.
+struct CudaHeaders {
+  std::optional<CudaToolkit> Toolkit; ///< Empty: use the bundled headers.
+  std::string FallbackIncludeDir;
+  std::string DefaultGpuArch = "sm_80";
+};
+
+bool isCudaSourcePath(llvm::StringRef File);
+bool isCudaHeaderPath(llvm::StringRef File);
+
+/// Rewrites one compile command into the commands to parse with.
+std::vector<clang::tooling::CompileCommand>
+adjustCompileCommand(const clang::tooling::CompileCommand &Command,
+                     const CudaHeaders &Headers,
+                     llvm::StringRef ClangResourceDir);
+
+/// A compilation database that answers with adjusted commands. Files the
+/// underlying database does not know (or every file, without one) get a
+/// default command: `clang++ -std=c++17 <file>`, found next to the closest
+/// compile_commands.json above the file when there is one.
+class GpuGuardCompilationDatabase : public clang::tooling::CompilationDatabase {
+public:
+  GpuGuardCompilationDatabase(
+      std::unique_ptr<clang::tooling::CompilationDatabase> Underlying,
+      bool AutoDetect, CudaHeaders Headers, std::string ClangResourceDir);
+
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef FilePath) const override;
+  std::vector<std::string> getAllFiles() const override;
+
+private:
+  std::vector<clang::tooling::CompileCommand>
+  getUnderlyingCommands(llvm::StringRef FilePath) const;
+
+  std::unique_ptr<clang::tooling::CompilationDatabase> Underlying;
+  bool AutoDetect;
+  CudaHeaders Headers;
+  std::string ClangResourceDir;
+  mutable std::mutex DetectedMutex;
+  mutable llvm::StringMap<std::shared_ptr<clang::tooling::CompilationDatabase>>
+      Detected;
+};
+
+} // namespace gpuguard::frontend
+
+#endif // GPUGUARD_FRONTEND_COMPILECOMMANDS_H

@@ -1,0 +1,63 @@
+//===--- CudaToolkit.cpp - Finding the CUDA headers to parse with ---------===//
+
+#include "Frontend/CudaToolkit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace gpuguard::frontend {
+
+std::optional<CudaToolkit> readCudaToolkit(llvm::StringRef Path) {
+  llvm::SmallString<256> Header(Path);
+  llvm::sys::path::append(Header, "include", "cuda.h");
+  auto Buffer = llvm::MemoryBuffer::getFile(Header);
+  if (!Buffer)
+    return std::nullopt;
+  CudaToolkit Toolkit;
+  Toolkit.Path = Path.str();
+  // cuda.h says `#define CUDA_VERSION 13000` for 13.0.
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  size_t At = Text.find("#define CUDA_VERSION");
+  if (At != llvm::StringRef::npos) {
+    llvm::StringRef Rest =
+        Text.substr(At + strlen("#define CUDA_VERSION")).ltrim();
+    unsigned Version = 0;
+    if (!Rest.consumeInteger(10, Version)) {
+      Toolkit.Major = Version / 1000;
+      Toolkit.Minor = (Version % 1000) / 10;
+    }
+  }
+  return Toolkit;
+}
+
+std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath) {
+  if (!ExplicitPath.empty())
+    return readCudaToolkit(ExplicitPath);
+  if (std::optional<std::string> FromEnv =
+          llvm::sys::Process::GetEnv("CUDA_PATH"))
+    if (!FromEnv->empty())
+      if (auto Toolkit = readCudaToolkit(*FromEnv))
+        return Toolkit;
+  // GPUGUARD_DEFAULT_CUDA_PATH replaces the system default, so that tests can
+  // model a machine without a toolkit on one that has it.
+  std::string Default = "/usr/local/cuda";
+  if (std::optional<std::string> Override =
+          llvm::sys::Process::GetEnv("GPUGUARD_DEFAULT_CUDA_PATH"))
+    Default = *Override;
+  return readCudaToolkit(Default);
+}
+
+std::string findFallbackHeaders(const char *Argv0, llvm::StringRef Override) {
+  if (!Override.empty())
+    return Override.str();
+  std::string Executable = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findFallbackHeaders));
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Executable));
+  llvm::sys::path::append(Dir, "..", "share", "gpuguard", "cuda-fallback");
+  llvm::sys::path::append(Dir, "include");
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  return std::string(Dir);
+}
+
+} // namespace gpuguard::frontend

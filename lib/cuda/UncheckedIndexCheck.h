@@ -1,0 +1,39 @@
+//===--- UncheckedIndexCheck.h - cuda-unchecked-index -----------*- C++ -*-===//
+///
+/// \file
+/// Flags memory accesses in device code whose index is computed from the
+/// launch coordinates (threadIdx, blockIdx) and is not bounded by a guard on
+/// every path: the out-of-bounds access of the last, partial block that ends
+/// in "device-side assert triggered" or silent corruption. The reasoning lives
+/// in Analysis/GuardAnalysis; this check picks the functions and words the
+/// diagnostics.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
+#define GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace gpuguard::cuda {
+
+class UncheckedIndexCheck : public clang::tidy::ClangTidyCheck {
+public:
+  UncheckedIndexCheck(llvm::StringRef Name,
+                      clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// Also flag block-local indexes into `__shared__` and local arrays.
+  const bool CheckBlockLocalIndexes;
+};
+
+} // namespace gpuguard::cuda
+
+#endif // GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
