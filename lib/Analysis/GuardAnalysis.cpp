@@ -2,9 +2,9 @@
 
 #include "Analysis/GuardAnalysis.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -144,8 +144,8 @@ private:
   bool isBlockStorage(const Expr *Base) const;
 
   struct Coverage {
-    bool AnyBounded = false;  ///< Some part is bounded by a guard or clamp.
-    bool OpaquePart = false;  ///< A part no reasoning applies to.
+    bool AnyBounded = false; ///< Some part is bounded by a guard or clamp.
+    bool OpaquePart = false; ///< A part no reasoning applies to.
     llvm::SmallVector<const VarDecl *, 2> UnboundedVariables;
   };
   void evaluate(const Expr *E, const FactSet &Facts, Coverage &Result) const;
@@ -249,8 +249,7 @@ bool GuardDataflow::isClampedAbove(const Expr *E) const {
     return false;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const auto *Callee =
-        dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl());
+    const auto *Callee = dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl());
     if (!Callee || !Callee->getIdentifier())
       return false;
     bool IsMin = llvm::StringSwitch<bool>(Callee->getName())
@@ -450,8 +449,7 @@ std::vector<UnguardedAccess> GuardDataflow::run() {
     if (In[Block->getBlockID()])
       Propagate(Block, /*Record=*/true);
 
-  llvm::sort(Findings, [&](const UnguardedAccess &A,
-                                  const UnguardedAccess &B) {
+  llvm::sort(Findings, [&](const UnguardedAccess &A, const UnguardedAccess &B) {
     return Context.getSourceManager().isBeforeInTranslationUnit(
         A.Access.Access->getBeginLoc(), B.Access.Access->getBeginLoc());
   });

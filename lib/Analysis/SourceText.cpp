@@ -14,9 +14,9 @@ std::string quoteSource(const Expr *E, const ASTContext &Context) {
   CharSourceRange Range = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), SM,
       Context.getLangOpts());
-  StringRef Text =
-      Range.isValid() ? Lexer::getSourceText(Range, SM, Context.getLangOpts())
-                      : StringRef();
+  StringRef Text = Range.isValid()
+                       ? Lexer::getSourceText(Range, SM, Context.getLangOpts())
+                       : StringRef();
   if (Text.empty())
     return "expression";
   std::string Folded;

@@ -2,9 +2,9 @@
 
 #include "Analysis/ThreadIndexProvenance.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -132,8 +132,8 @@ void ThreadIndexProvenance::recordDefinition(const VarDecl *Var,
   // gives it a thread-dependent value copies one coordinate unchanged.
   bool Bare = Old.IsBareCoordinate &&
               (New.IsBareCoordinate || !New.isThreadDependent()) &&
-              !(IsArithmeticUpdate && (Old.isThreadDependent() ||
-                                       New.isThreadDependent()));
+              !(IsArithmeticUpdate &&
+                (Old.isThreadDependent() || New.isThreadDependent()));
   if (Builtins != Old.Builtins || Bare != Old.IsBareCoordinate) {
     Old.Builtins = Builtins;
     Old.IsBareCoordinate = Bare;
@@ -208,8 +208,7 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
 }
 
 static void collectInputs(const ThreadIndexProvenance &Provenance,
-                          const Expr *E,
-                          SmallVectorImpl<std::string> &Inputs) {
+                          const Expr *E, SmallVectorImpl<std::string> &Inputs) {
   if (!E)
     return;
   E = E->IgnoreParenImpCasts();

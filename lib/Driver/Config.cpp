@@ -22,10 +22,10 @@ llvm::Expected<ClangTidyOptions> parseConfigText(llvm::StringRef Text,
       llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
         if (!FirstProblem.empty() || D.getKind() != llvm::SourceMgr::DK_Error)
           return;
-        FirstProblem = (llvm::Twine(D.getLineNo()) + ":" +
-                        llvm::Twine(D.getColumnNo() + 1) + ": " +
-                        D.getMessage())
-                           .str();
+        FirstProblem =
+            (llvm::Twine(D.getLineNo()) + ":" +
+             llvm::Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
+                .str();
       });
   if (Parsed)
     return std::move(*Parsed);
@@ -79,8 +79,9 @@ std::vector<std::string> unknownCheckGlobs(llvm::StringRef Checks,
         Item.starts_with("clang-diagnostic-") || Item == "*")
       continue;
     GlobList Glob(Item);
-    if (llvm::none_of(Known.keys(),
-                      [&](llvm::StringRef Name) { return Glob.contains(Name); }))
+    if (llvm::none_of(Known.keys(), [&](llvm::StringRef Name) {
+          return Glob.contains(Name);
+        }))
       Unknown.push_back(Item.str());
   }
   return Unknown;
@@ -95,8 +96,8 @@ bool writeExportedFixes(llvm::StringRef Path, llvm::StringRef MainFile,
   if (std::error_code EC =
           llvm::sys::fs::createUniqueFile(Model, FD, Temporary)) {
     llvm::WithColor::error(llvm::errs(), "gpuguard")
-        << "cannot write --export-fixes file '" << Path
-        << "': " << EC.message() << "; choose a writable path\n";
+        << "cannot write --export-fixes file '" << Path << "': " << EC.message()
+        << "; choose a writable path\n";
     return false;
   }
   {
@@ -115,8 +116,8 @@ bool writeExportedFixes(llvm::StringRef Path, llvm::StringRef MainFile,
   if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
     llvm::sys::fs::remove(Temporary);
     llvm::WithColor::error(llvm::errs(), "gpuguard")
-        << "cannot write --export-fixes file '" << Path
-        << "': " << EC.message() << "; choose a writable path\n";
+        << "cannot write --export-fixes file '" << Path << "': " << EC.message()
+        << "; choose a writable path\n";
     return false;
   }
   return true;

@@ -60,8 +60,9 @@ checked (missing, unreadable or with compile errors). The largest applies.
 cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source>..."),
                                   cl::cat(Category));
 cl::opt<std::string> BuildPath(
-    "p", cl::desc("Build directory holding compile_commands.json. With no\n"
-                  "source given, every file it lists is checked."),
+    "p",
+    cl::desc("Build directory holding compile_commands.json. With no\n"
+             "source given, every file it lists is checked."),
     cl::value_desc("build-dir"), cl::cat(Category));
 cl::opt<std::string>
     Checks("checks",
@@ -78,11 +79,11 @@ cl::opt<std::string> Config(
     cl::desc("Configuration in YAML, as in a .clang-tidy file; overrides\n"
              "the .clang-tidy files."),
     cl::init(""), cl::cat(Category));
-cl::opt<std::string> ConfigFile(
-    "config-file",
-    cl::desc("Read the configuration from this file instead of the\n"
-             ".clang-tidy files."),
-    cl::init(""), cl::cat(Category));
+cl::opt<std::string>
+    ConfigFile("config-file",
+               cl::desc("Read the configuration from this file instead of the\n"
+                        ".clang-tidy files."),
+               cl::init(""), cl::cat(Category));
 cl::opt<std::string> HeaderFilter(
     "header-filter",
     cl::desc("Regex of headers whose findings are shown (the main file's\n"
@@ -90,8 +91,8 @@ cl::opt<std::string> HeaderFilter(
     cl::init(""), cl::cat(Category));
 cl::opt<std::string> ExcludeHeaderFilter(
     "exclude-header-filter",
-    cl::desc("Regex of headers whose findings are never shown."),
-    cl::init(""), cl::cat(Category));
+    cl::desc("Regex of headers whose findings are never shown."), cl::init(""),
+    cl::cat(Category));
 cl::opt<bool> SystemHeaders("system-headers",
                             cl::desc("Show findings in system headers."),
                             cl::init(false), cl::cat(Category));
@@ -120,11 +121,11 @@ cl::list<std::string> ExtraArgs("extra-arg",
 cl::list<std::string> ExtraArgsBefore("extra-arg-before",
                                       cl::desc("Prepend this compile flag."),
                                       cl::cat(Category));
-cl::opt<std::string> CudaPath(
-    "cuda-path",
-    cl::desc("CUDA toolkit to parse with. Default: $CUDA_PATH, then\n"
-             "/usr/local/cuda, then gpuguard's bundled CUDA headers."),
-    cl::init(""), cl::cat(Category));
+cl::opt<std::string>
+    CudaPath("cuda-path",
+             cl::desc("CUDA toolkit to parse with. Default: $CUDA_PATH, then\n"
+                      "/usr/local/cuda, then gpuguard's bundled CUDA headers."),
+             cl::init(""), cl::cat(Category));
 cl::opt<bool> BundledCudaHeaders(
     "bundled-cuda-headers",
     cl::desc("Parse with gpuguard's bundled CUDA headers even when a\n"
@@ -180,6 +181,8 @@ public:
   /// Returns the findings of \p File (both CUDA sides merged) and whether it
   /// parsed without errors.
   std::vector<ClangTidyError> run(const std::string &File, bool &Parsed);
+  /// Findings left out so far (NOLINT, filters), each counted once.
+  const ClangTidyStats &suppressed() const { return Suppressed; }
 
 private:
   int runCommand(const std::string &File, const CompileCommand &Command,
@@ -188,6 +191,7 @@ private:
   ClangTidyContext &Context;
   const CompilationDatabase &Database;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  ClangTidyStats Suppressed;
 };
 
 class TidyActionFactory : public FrontendActionFactory {
@@ -209,8 +213,7 @@ public:
     // No "N warnings generated" per side: findings are printed once, merged.
     Invocation->getDiagnosticOpts().ShowCarets = false;
     return FrontendActionFactory::runInvocation(
-        std::move(Invocation), Files, std::move(PCHContainerOps),
-        DiagConsumer);
+        std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
   }
 
 private:
@@ -250,8 +253,29 @@ std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
                                        /*RemoveIncompatibleErrors=*/true,
                                        /*GetFixesFromNotes=*/FixNotes);
   int Status = 0;
-  for (const CompileCommand &Command : Database.getCompileCommands(File))
+  // Both sides see the code they share, so each side's suppressions are
+  // counted apart and the file counts the larger of them.
+  ClangTidyStats FileStats;
+  for (const CompileCommand &Command : Database.getCompileCommands(File)) {
+    ClangTidyStats Before = Context.getStats();
     Status |= runCommand(File, Command, Consumer);
+    const ClangTidyStats &After = Context.getStats();
+    auto Larger = [](unsigned &Into, unsigned Now, unsigned Then) {
+      Into = std::max(Into, Now - Then);
+    };
+    Larger(FileStats.ErrorsIgnoredNOLINT, After.ErrorsIgnoredNOLINT,
+           Before.ErrorsIgnoredNOLINT);
+    Larger(FileStats.ErrorsIgnoredNonUserCode, After.ErrorsIgnoredNonUserCode,
+           Before.ErrorsIgnoredNonUserCode);
+    Larger(FileStats.ErrorsIgnoredLineFilter, After.ErrorsIgnoredLineFilter,
+           Before.ErrorsIgnoredLineFilter);
+    Larger(FileStats.ErrorsIgnoredCheckFilter, After.ErrorsIgnoredCheckFilter,
+           Before.ErrorsIgnoredCheckFilter);
+  }
+  Suppressed.ErrorsIgnoredNOLINT += FileStats.ErrorsIgnoredNOLINT;
+  Suppressed.ErrorsIgnoredNonUserCode += FileStats.ErrorsIgnoredNonUserCode;
+  Suppressed.ErrorsIgnoredLineFilter += FileStats.ErrorsIgnoredLineFilter;
+  Suppressed.ErrorsIgnoredCheckFilter += FileStats.ErrorsIgnoredCheckFilter;
   // Both sides of a CUDA file report the findings in code they share; the
   // consumer sorts and folds identical findings into one.
   std::vector<ClangTidyError> Errors = Consumer.take();
@@ -418,9 +442,8 @@ loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
 /// Source files worth checking when -p is given without files.
 bool isCheckableSource(StringRef File) {
   StringRef Ext = llvm::sys::path::extension(File);
-  return llvm::is_contained({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++",
-                             ".C", ".c"},
-                            Ext);
+  return llvm::is_contained(
+      {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c"}, Ext);
 }
 
 } // namespace
@@ -506,7 +529,8 @@ int runGpuGuard(int Argc, const char **Argv) {
       continue;
     }
     if (llvm::sys::fs::is_directory(Status)) {
-      error("'" + Input + "' is a directory; pass source files, or -p <build "
+      error("'" + Input +
+            "' is a directory; pass source files, or -p <build "
             "dir> to check a compile database");
       Raise(InputError);
       continue;
@@ -539,8 +563,10 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
     ClangTidyOptions Effective = Provider->getOptions(Path);
     if (getCheckNames(Effective, false, false).empty()) {
-      error("no check is enabled for '" + Input + "' by Checks: '" +
-            Effective.Checks.value_or("") +
+      std::string AllGlobs = Effective.Checks.value_or("");
+      llvm::StringRef Globs = AllGlobs;
+      Globs.consume_back(",-clang-analyzer-*");
+      error("no check is enabled for '" + Input + "' by Checks: '" + Globs +
             "'; enable one, such as --checks='cuda-*', or see --list-checks");
       Raise(UsageError);
       continue;
@@ -551,8 +577,8 @@ int runGpuGuard(int Argc, const char **Argv) {
   frontend::CudaHeaders Headers;
   Headers.DefaultGpuArch = CudaGpuArch;
   Headers.FallbackIncludeDir = frontend::findFallbackHeaders(
-      Argv[0], llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR")
-                   .value_or(""));
+      Argv[0],
+      llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR").value_or(""));
   if (!BundledCudaHeaders)
     Headers.Toolkit = frontend::findCudaToolkit(CudaPath);
   if (CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&
@@ -593,7 +619,7 @@ int runGpuGuard(int Argc, const char **Argv) {
                            /*EnableModuleHeadersParsing=*/false,
                            /*ExperimentalCustomChecks=*/false);
   CheckRunner Runner(Context, Database, BaseFS);
-  FixBehaviour Behaviour = FixNotes              ? FB_FixNotes
+  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
                            : (Fix || FixErrors) ? FB_Fix
                                                 : FB_NoFix;
   std::vector<ClangTidyError> AllErrors;
@@ -622,12 +648,11 @@ int runGpuGuard(int Argc, const char **Argv) {
     Raise(UsageError);
 
   if (!Quiet) {
-    const ClangTidyStats &Stats = Context.getStats();
+    const ClangTidyStats &Stats = Runner.suppressed();
     if (Stats.errorsIgnored())
       note("suppressed " + llvm::Twine(Stats.errorsIgnored()) +
            " finding(s): " + llvm::Twine(Stats.ErrorsIgnoredNOLINT) +
-           " by NOLINT, " +
-           llvm::Twine(Stats.ErrorsIgnoredNonUserCode) +
+           " by NOLINT, " + llvm::Twine(Stats.ErrorsIgnoredNonUserCode) +
            " in headers outside --header-filter, " +
            llvm::Twine(Stats.ErrorsIgnoredLineFilter) +
            " outside --line-filter, " +

@@ -89,9 +89,9 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
     if (Toolkit) {
       Added.push_back("--cuda-path=" + Toolkit->Path);
     } else {
-      Added.insert(Added.end(), {"-nocudainc", "-isystem",
-                                 Headers.FallbackIncludeDir, "-include",
-                                 "__gpuguard_cuda_fallback.h"});
+      Added.insert(Added.end(),
+                   {"-nocudainc", "-isystem", Headers.FallbackIncludeDir,
+                    "-include", "__gpuguard_cuda_fallback.h"});
     }
   }
   if (!hasArg(Args, "-nocudalib"))
@@ -133,12 +133,11 @@ static std::shared_ptr<CompilationDatabase>
 wrapDatabase(std::unique_ptr<CompilationDatabase> Database) {
   if (!Database)
     return nullptr;
-  return std::shared_ptr<CompilationDatabase>(
-      inferTargetAndDriverMode(inferMissingCompileCommands(std::move(Database))));
+  return std::shared_ptr<CompilationDatabase>(inferTargetAndDriverMode(
+      inferMissingCompileCommands(std::move(Database))));
 }
 
-std::vector<CompileCommand>
-GpuGuardCompilationDatabase::getUnderlyingCommands(
+std::vector<CompileCommand> GpuGuardCompilationDatabase::getUnderlyingCommands(
     llvm::StringRef FilePath) const {
   if (Underlying)
     return Underlying->getCompileCommands(FilePath);
@@ -152,9 +151,10 @@ GpuGuardCompilationDatabase::getUnderlyingCommands(
     if (It == Detected.end()) {
       std::string Ignored;
       It = Detected
-               .try_emplace(Directory,
-                            wrapDatabase(CompilationDatabase::autoDetectFromSource(
-                                FilePath, Ignored)))
+               .try_emplace(
+                   Directory,
+                   wrapDatabase(CompilationDatabase::autoDetectFromSource(
+                       FilePath, Ignored)))
                .first;
     }
     Database = It->second;
@@ -163,8 +163,8 @@ GpuGuardCompilationDatabase::getUnderlyingCommands(
                   : std::vector<CompileCommand>();
 }
 
-std::vector<CompileCommand>
-GpuGuardCompilationDatabase::getCompileCommands(llvm::StringRef FilePath) const {
+std::vector<CompileCommand> GpuGuardCompilationDatabase::getCompileCommands(
+    llvm::StringRef FilePath) const {
   std::vector<CompileCommand> Commands = getUnderlyingCommands(FilePath);
   if (Commands.empty()) {
     CompileCommand Default;

@@ -1,4 +1,5 @@
-//===--- CompileCommands.h - Compile commands gpuguard parses with -*- C++ -*-===//
+//===--- CompileCommands.h - Compile commands gpuguard parses with -*- C++
+//-*-===//
 ///
 /// \file
 /// Turns the compile commands of a project (or the flags after `--`, or none

@@ -13,7 +13,8 @@ namespace gpuguard::cuda {
 
 class CudaModule : public clang::tidy::ClangTidyModule {
 public:
-  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+  void
+  addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<UncheckedIndexCheck>("cuda-unchecked-index");
     // add_new_check.py registers new checks above this line.
   }
@@ -22,4 +23,5 @@ public:
 } // namespace gpuguard::cuda
 
 static clang::tidy::ClangTidyModuleRegistry::Add<gpuguard::cuda::CudaModule>
-    CudaModuleRegistration("cuda-module", "Checks for CUDA kernels and the CUDA runtime API.");
+    CudaModuleRegistration("cuda-module",
+                           "Checks for CUDA kernels and the CUDA runtime API.");

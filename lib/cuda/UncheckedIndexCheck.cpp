@@ -17,7 +17,8 @@ UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       CheckBlockLocalIndexes(Options.get("CheckBlockLocalIndexes", false)) {}
 
-void UncheckedIndexCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+void UncheckedIndexCheck::storeOptions(
+    tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckBlockLocalIndexes", CheckBlockLocalIndexes);
 }
 
@@ -49,8 +50,7 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
       diag(Access->getBeginLoc(),
            "index '%0' of '%1' depends on the thread index and is not "
            "bounded by a guard on every path")
-          << Ref->getDecl()->getName() << AccessText
-          << Index->getSourceRange();
+          << Ref->getDecl()->getName() << AccessText << Index->getSourceRange();
     } else if (Finding.UnboundedVariables.empty()) {
       diag(Access->getBeginLoc(),
            "the index of '%0' depends on the thread index and is not "

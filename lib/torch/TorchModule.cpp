@@ -12,7 +12,8 @@ namespace gpuguard::torch {
 
 class TorchModule : public clang::tidy::ClangTidyModule {
 public:
-  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+  void
+  addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     // add_new_check.py registers new checks above this line.
   }
 };
@@ -20,4 +21,5 @@ public:
 } // namespace gpuguard::torch
 
 static clang::tidy::ClangTidyModuleRegistry::Add<gpuguard::torch::TorchModule>
-    TorchModuleRegistration("torch-module", "Checks for C++ code that uses LibTorch.");
+    TorchModuleRegistration("torch-module",
+                            "Checks for C++ code that uses LibTorch.");

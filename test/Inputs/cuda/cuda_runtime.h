@@ -1,0 +1,118 @@
+//===- cuda_runtime.h - Mock CUDA runtime for tests -------------*- C++ -*-===//
+//
+// A small, self-contained mock of the CUDA runtime header for gpuguard's unit
+// tests: just enough declarations for test kernels and their host code to
+// parse with -nocudainc, on both the device and the host side. It includes
+// no other header besides Clang's own <__clang_cuda_builtin_vars.h>.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_TEST_MOCK_CUDA_RUNTIME_H
+#define GPUGUARD_TEST_MOCK_CUDA_RUNTIME_H
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+
+typedef __SIZE_TYPE__ size_t;
+
+struct uint3 {
+  unsigned x, y, z;
+};
+
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned __vx = 1, unsigned __vy = 1,
+                                     unsigned __vz = 1)
+      : x(__vx), y(__vy), z(__vz) {}
+  __host__ __device__ constexpr dim3(uint3 __v)
+      : x(__v.x), y(__v.y), z(__v.z) {}
+};
+
+// threadIdx, blockIdx, blockDim, gridDim and warpSize; their conversions to
+// dim3 and uint3 are defined here, now that both types exist.
+#include <__clang_cuda_builtin_vars.h>
+
+#define GPUGUARD_MOCK_CONVERSIONS(TYPE)                                        \
+  __device__ inline TYPE::operator dim3() const { return dim3(x, y, z); }      \
+  __device__ inline TYPE::operator uint3() const {                             \
+    uint3 __v = {x, y, z};                                                     \
+    return __v;                                                                \
+  }
+GPUGUARD_MOCK_CONVERSIONS(__cuda_builtin_threadIdx_t)
+GPUGUARD_MOCK_CONVERSIONS(__cuda_builtin_blockIdx_t)
+GPUGUARD_MOCK_CONVERSIONS(__cuda_builtin_blockDim_t)
+GPUGUARD_MOCK_CONVERSIONS(__cuda_builtin_gridDim_t)
+#undef GPUGUARD_MOCK_CONVERSIONS
+
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+
+typedef struct CUstream_st *cudaStream_t;
+
+// Kernel launches `k<<<...>>>(...)` are lowered to one of these two,
+// depending on the CUDA version Clang assumes.
+extern "C" __host__ __device__ unsigned
+__cudaPushCallConfiguration(dim3 GridDim, dim3 BlockDim, size_t SharedMem = 0,
+                            void *Stream = 0);
+extern "C" __host__ cudaError_t cudaConfigureCall(dim3 GridDim, dim3 BlockDim,
+                                                  size_t SharedMem = 0,
+                                                  cudaStream_t Stream = 0);
+
+extern "C" {
+__host__ __device__ cudaError_t cudaMalloc(void **DevPtr, size_t Size);
+__host__ __device__ cudaError_t cudaFree(void *DevPtr);
+__host__ cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
+                                cudaMemcpyKind Kind);
+__host__ __device__ cudaError_t cudaDeviceSynchronize(void);
+__host__ __device__ cudaError_t cudaGetLastError(void);
+__host__ __device__ cudaError_t cudaPeekAtLastError(void);
+__host__ __device__ const char *cudaGetErrorString(cudaError_t Error);
+}
+
+template <class __T>
+static inline __host__ cudaError_t cudaMalloc(__T **DevPtr, size_t Size) {
+  return ::cudaMalloc((void **)(void *)DevPtr, Size);
+}
+
+__device__ void __syncthreads(void);
+__device__ float __shfl_down_sync(unsigned Mask, float Var, int Delta,
+                                  int Width = 32);
+__device__ float atomicAdd(float *Address, float Value);
+__device__ int atomicAdd(int *Address, int Value);
+__device__ int min(int, int);
+__device__ unsigned min(unsigned, unsigned);
+__device__ int max(int, int);
+__device__ unsigned max(unsigned, unsigned);
+
+extern "C" {
+__device__ float sqrtf(float);
+__device__ float expf(float);
+__device__ float fmaxf(float, float);
+// Clang's CUDA wrapper of <new>, which standard headers such as <vector>
+// pull in, defines device operator new and delete on top of these.
+__device__ void *malloc(size_t Size);
+__device__ void free(void *Ptr);
+}
+
+#endif // GPUGUARD_TEST_MOCK_CUDA_RUNTIME_H

@@ -1,0 +1,85 @@
+# gpuguard's lit configuration.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "gpuguard"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".cuh", ".cpp", ".test"]
+config.excludes = ["Inputs", "scripts", "unit", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.gpuguard_test_exec_root
+
+bin_dir = os.path.join(config.gpuguard_obj_root, "bin")
+lib_dir = os.path.join(config.gpuguard_obj_root, "lib")
+scripts = os.path.join(config.test_source_root, "scripts")
+inputs = os.path.join(config.test_source_root, "Inputs")
+gpuguard = os.path.join(bin_dir, "gpuguard")
+plugin = os.path.join(lib_dir, "libGpuGuardTidyModule.so")
+clang_tidy = os.path.join(config.llvm_tools_dir, "clang-tidy")
+python = config.python_executable
+
+# The mock CUDA headers of test/Inputs/cuda, one GPU architecture, no
+# libdevice: what unit tests of CUDA checks parse with, anywhere.
+cuda_mock_flags = (
+    "-xcuda -nocudainc -nocudalib --cuda-gpu-arch=sm_80 "
+    "-Xclang -target-sdk-version=12.9 -isystem " + os.path.join(inputs, "cuda")
+)
+
+config.substitutions.append(("%gpuguard_src", config.gpuguard_src_root))
+config.substitutions.append(("%gpuguard_bin", bin_dir))
+config.substitutions.append(
+    ("%check_gpuguard",
+     f"{python} {os.path.join(scripts, 'check_gpuguard.py')} "
+     f"--gpuguard={gpuguard} --clang-tidy={clang_tidy} --plugin={plugin} "
+     f"--filecheck={os.path.join(config.llvm_tools_dir, 'FileCheck')}"))
+config.substitutions.append(
+    ("%expect_exit", f"{python} {os.path.join(scripts, 'expect_exit.py')}"))
+config.substitutions.append(("%gpuguard", gpuguard))
+config.substitutions.append(("%clang_tidy", clang_tidy))
+config.substitutions.append(("%tidy_plugin", plugin))
+config.substitutions.append(("%cuda_mock_flags", cuda_mock_flags))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%python", python))
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+
+# FileCheck, not and split-file come from LLVM 22, never from PATH.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for passthrough in ["HOME", "TMPDIR", "CUDA_PATH"]:
+    if passthrough in os.environ:
+        config.environment[passthrough] = os.environ[passthrough]
+
+
+def find_cuda_toolkit():
+    for candidate in [os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]:
+        if candidate and os.path.exists(os.path.join(candidate, "include", "cuda.h")):
+            return candidate
+    return None
+
+
+toolkit = find_cuda_toolkit()
+if toolkit:
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_path", toolkit))
+    if os.path.exists(os.path.join(toolkit, "bin", "nvcc")):
+        config.available_features.add("nvcc")
+        config.substitutions.append(("%nvcc", os.path.join(toolkit, "bin", "nvcc")))
+if os.path.exists(clang_tidy):
+    config.available_features.add("clang-tidy")
+def has_gpu():
+    """True only when nvidia-smi lists at least one device."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        listed = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return listed.returncode == 0 and "GPU" in listed.stdout
+
+
+if has_gpu():
+    config.available_features.add("cuda-gpu")

@@ -1,0 +1,68 @@
+//===--- AnalysisTestSupport.cpp - Parsing snippets for unit tests --------===//
+
+#include "AnalysisTestSupport.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::test {
+
+static const char Prelude[] = R"(
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#include <__clang_cuda_builtin_vars.h>
+__device__ int min(int, int);
+__device__ int max(int, int);
+extern "C" __device__ [[noreturn]] void __assert_fail(const char *, const char *, unsigned, const char *);
+#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
+)";
+
+std::unique_ptr<ASTUnit> parseCuda(const std::string &Code) {
+  std::vector<std::string> Args = {"-xcuda",
+                                   "--cuda-device-only",
+                                   "-nocudainc",
+                                   "-nocudalib",
+                                   "--cuda-gpu-arch=sm_80",
+                                   "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR,
+                                   "-Wno-unused-value",
+                                   "-Wno-unknown-cuda-version"};
+  std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
+      std::string(Prelude) + Code, Args, "input.cu");
+  EXPECT_TRUE(Unit);
+  if (Unit)
+    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred());
+  return Unit;
+}
+
+const FunctionDecl *findFunction(ASTContext &Context, llvm::StringRef Name) {
+  auto Matches = match(
+      functionDecl(hasName(Name.str()), isDefinition()).bind("f"), Context);
+  return Matches.empty() ? nullptr : Matches[0].getNodeAs<FunctionDecl>("f");
+}
+
+static const VarDecl *findVariableIn(const Stmt *S, llvm::StringRef Name) {
+  if (!S)
+    return nullptr;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D))
+        if (Var->getName() == Name)
+          return Var;
+  for (const Stmt *Child : S->children())
+    if (const VarDecl *Found = findVariableIn(Child, Name))
+      return Found;
+  return nullptr;
+}
+
+const VarDecl *findVariable(const FunctionDecl &Function,
+                            llvm::StringRef Name) {
+  return findVariableIn(Function.getBody(), Name);
+}
+
+} // namespace gpuguard::test

@@ -1,0 +1,34 @@
+//===--- AnalysisTestSupport.h - Parsing snippets for unit tests -*- C++
+//-*-===//
+///
+/// \file
+/// Parses a CUDA snippet (device side, Clang's own builtin variables, no
+/// toolkit) so that the analyses in lib/Analysis can be tested on their own.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_TEST_UNIT_ANALYSISTESTSUPPORT_H
+#define GPUGUARD_TEST_UNIT_ANALYSISTESTSUPPORT_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Frontend/ASTUnit.h"
+#include <memory>
+#include <string>
+
+namespace gpuguard::test {
+
+/// Parses \p Code as CUDA device code; fails the test on compile errors.
+std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code);
+
+/// The function named \p Name, or null.
+const clang::FunctionDecl *findFunction(clang::ASTContext &Context,
+                                        llvm::StringRef Name);
+
+/// The local variable named \p Name in \p Function, or null.
+const clang::VarDecl *findVariable(const clang::FunctionDecl &Function,
+                                   llvm::StringRef Name);
+
+} // namespace gpuguard::test
+
+#endif // GPUGUARD_TEST_UNIT_ANALYSISTESTSUPPORT_H

@@ -1,0 +1,90 @@
+//===--- CompileCommandsTest.cpp ------------------------------------------===//
+
+#include "Frontend/CompileCommands.h"
+#include "llvm/ADT/STLExtras.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard::frontend;
+using clang::tooling::CompileCommand;
+
+namespace {
+
+CompileCommand command(std::vector<std::string> Args, std::string File) {
+  CompileCommand Command;
+  Command.Directory = "/src";
+  Command.Filename = File;
+  Command.CommandLine = std::move(Args);
+  return Command;
+}
+
+bool has(const CompileCommand &Command, llvm::StringRef Arg) {
+  return llvm::is_contained(Command.CommandLine, Arg);
+}
+
+CudaHeaders toolkit(unsigned Major, unsigned Minor) {
+  CudaHeaders Headers;
+  Headers.Toolkit = CudaToolkit{"/opt/cuda", Major, Minor};
+  Headers.FallbackIncludeDir = "/fallback";
+  return Headers;
+}
+
+TEST(CompileCommandsTest, CppFilesGetOnlyTheResourceDir) {
+  auto Out = adjustCompileCommand(command({"c++", "-O2", "a.cpp"}, "a.cpp"),
+                                  toolkit(12, 4), "/res");
+  ASSERT_EQ(Out.size(), 1u);
+  EXPECT_EQ(
+      Out[0].CommandLine,
+      std::vector<std::string>({"c++", "-resource-dir=/res", "-O2", "a.cpp"}));
+}
+
+TEST(CompileCommandsTest, CudaFilesAreParsedOncePerSide) {
+  auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
+                                  toolkit(12, 4), "/res");
+  ASSERT_EQ(Out.size(), 2u);
+  EXPECT_TRUE(has(Out[0], "--cuda-device-only"));
+  EXPECT_TRUE(has(Out[1], "--cuda-host-only"));
+  for (const CompileCommand &C : Out) {
+    EXPECT_TRUE(has(C, "--cuda-path=/opt/cuda"));
+    EXPECT_TRUE(has(C, "-nocudalib"));
+    EXPECT_TRUE(has(C, "--cuda-gpu-arch=sm_80"));
+    // 12.4 is known to Clang 22: no version override.
+    EXPECT_FALSE(has(C, "-target-sdk-version=12.9"));
+  }
+}
+
+TEST(CompileCommandsTest, NewerToolkitsAreParsedAsTheNewestKnown) {
+  auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
+                                  toolkit(13, 0), "/res");
+  EXPECT_TRUE(has(Out[0], "-target-sdk-version=12.9"));
+}
+
+TEST(CompileCommandsTest, BundledHeadersWithoutToolkit) {
+  CudaHeaders Headers;
+  Headers.FallbackIncludeDir = "/fallback";
+  auto Out =
+      adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"), Headers, "/r");
+  EXPECT_TRUE(has(Out[0], "-nocudainc"));
+  EXPECT_TRUE(has(Out[0], "/fallback"));
+  EXPECT_TRUE(has(Out[0], "__gpuguard_cuda_fallback.h"));
+}
+
+TEST(CompileCommandsTest, UserChoicesWin) {
+  auto Out = adjustCompileCommand(
+      command({"clang++", "--cuda-path=/mine", "--cuda-gpu-arch=sm_90",
+               "--cuda-device-only", "k.cu"},
+              "k.cu"),
+      toolkit(12, 4), "/res");
+  ASSERT_EQ(Out.size(), 1u);
+  EXPECT_FALSE(has(Out[0], "--cuda-path=/opt/cuda"));
+  EXPECT_FALSE(has(Out[0], "--cuda-gpu-arch=sm_80"));
+}
+
+TEST(CompileCommandsTest, CudaHeadersAreParsedAsCuda) {
+  auto Out = adjustCompileCommand(command({"clang++", "k.cuh"}, "k.cuh"),
+                                  toolkit(12, 4), "/res");
+  EXPECT_TRUE(has(Out[0], "-xcuda"));
+  EXPECT_TRUE(isCudaSourcePath("x/K.CU"));
+  EXPECT_FALSE(isCudaSourcePath("x/k.cpp"));
+}
+
+} // namespace

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs gpuguard on a Debian 12 machine; safe to run again.
+#
+#   bash tools/quickstart.sh examples   build, then check the bundled examples
+#   bash tools/quickstart.sh test       build, then run the whole test suite
+#
+# Environment: BUILD_DIR (default: build), JOBS (default: all cores).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+mode=${1:-}
+build_dir=${BUILD_DIR:-build}
+jobs=${JOBS:-$(nproc)}
+
+# Debian 12 packages: LLVM/Clang 22 (the only version gpuguard builds with),
+# lit and FileCheck, fmt, GoogleTest, and what the tests use.
+packages=(cmake ninja-build git python3 python3-yaml python3-jsonschema
+  clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
+  libfmt-dev libgtest-dev)
+
+install_missing_packages() {
+  local missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" ||
+      missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || {
+      echo "quickstart: need root or sudo to install: ${missing[*]}" >&2
+      exit 1
+    }
+    sudo=(sudo)
+  fi
+  echo "quickstart: installing ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+  if [ ! -f "$build_dir/build.ninja" ]; then
+    cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  fi
+  cmake --build "$build_dir" -j "$jobs"
+}
+
+# Runs gpuguard on every example: each *_bug.cu must get at least one
+# finding and each *_fixed.cu none.
+run_examples() {
+  local gpuguard="$build_dir/bin/gpuguard" failures=0 bugs=0 fixed=0
+  for example in examples/cuda/*_bug.cu examples/cuda/*_fixed.cu; do
+    echo "== gpuguard $example"
+    local output
+    output=$("$gpuguard" --quiet "$example" -- 2>&1) || true
+    [ -n "$output" ] && printf '%s\n' "$output"
+    local count
+    count=$(printf '%s\n' "$output" | grep -c 'warning: .*\[cuda-' || true)
+    case "$example" in
+    *_bug.cu)
+      bugs=$((bugs + 1))
+      [ "$count" -gt 0 ] || { echo "quickstart: expected findings in $example" >&2; failures=$((failures + 1)); } ;;
+    *_fixed.cu)
+      fixed=$((fixed + 1))
+      [ "$count" -eq 0 ] || { echo "quickstart: expected no findings in $example" >&2; failures=$((failures + 1)); } ;;
+    esac
+  done
+  echo "quickstart: $bugs buggy examples flagged, $fixed fixed twins clean, $failures unexpected"
+  [ "$failures" -eq 0 ]
+}
+
+case "$mode" in
+examples)
+  install_missing_packages
+  build
+  run_examples
+  ;;
+test)
+  install_missing_packages
+  build
+  ctest --test-dir "$build_dir" --output-on-failure
+  ;;
+*)
+  echo "usage: bash tools/quickstart.sh examples|test" >&2
+  exit 2
+  ;;
+esac
