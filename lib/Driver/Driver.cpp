@@ -26,6 +26,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <fmt/format.h>
 
 #ifndef GPUGUARD_CLANG_RESOURCE_DIR
 #error "GPUGUARD_CLANG_RESOURCE_DIR must be defined by the build"
@@ -650,23 +651,23 @@ int runGpuGuard(int Argc, const char **Argv) {
   if (!Quiet) {
     const ClangTidyStats &Stats = Runner.suppressed();
     if (Stats.errorsIgnored())
-      note("suppressed " + llvm::Twine(Stats.errorsIgnored()) +
-           " finding(s): " + llvm::Twine(Stats.ErrorsIgnoredNOLINT) +
-           " by NOLINT, " + llvm::Twine(Stats.ErrorsIgnoredNonUserCode) +
-           " in headers outside --header-filter, " +
-           llvm::Twine(Stats.ErrorsIgnoredLineFilter) +
-           " outside --line-filter, " +
-           llvm::Twine(Stats.ErrorsIgnoredCheckFilter) +
-           " from disabled checks");
+      note(fmt::format("suppressed {} finding(s): {} by NOLINT, {} in headers "
+                       "outside --header-filter, {} outside --line-filter, {} "
+                       "from disabled checks",
+                       Stats.errorsIgnored(), Stats.ErrorsIgnoredNOLINT,
+                       Stats.ErrorsIgnoredNonUserCode,
+                       Stats.ErrorsIgnoredLineFilter,
+                       Stats.ErrorsIgnoredCheckFilter));
     if (FixesHeldBack)
       note("fixes were not applied because of compile errors; pass "
            "--fix-errors to apply them anyway");
   }
   if (WarningsAsErrorsCount) {
     if (!Quiet)
-      error(llvm::Twine(WarningsAsErrorsCount) + " warning" +
-            (WarningsAsErrorsCount == 1 ? "" : "s") + " treated as error" +
-            (WarningsAsErrorsCount == 1 ? "" : "s"));
+      error(fmt::format("{} warning{} treated as error{}",
+                        WarningsAsErrorsCount,
+                        WarningsAsErrorsCount == 1 ? "" : "s",
+                        WarningsAsErrorsCount == 1 ? "" : "s"));
     Raise(WarningsAsErrors);
   }
   return Exit;
