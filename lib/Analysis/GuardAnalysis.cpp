@@ -7,6 +7,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <deque>
 #include <optional>
@@ -64,12 +65,25 @@ struct FactKey {
   }
 };
 
-/// "This value is bounded above on every path to here."
+/// "Value < some bound + UpperSlack", "value < ConstUpper" and
+/// "value >= Lower" on every path to here. Slack is relative to whatever
+/// runtime bound the guard compared with: `i < n` has slack 0, `i <= n`
+/// slack 1 (one past the end), `i < n - 1` slack -1 (room for `i + 1`).
 struct Fact {
   FactKey Key;
-  /// Local variables the bounded expression reads: reassigning one ends the
+  std::optional<int64_t> UpperSlack;
+  std::optional<int64_t> ConstUpper;
+  std::optional<int64_t> Lower;
+  /// Local variables of the value and of its bound: reassigning one ends the
   /// fact.
-  llvm::SmallVector<const VarDecl *, 2> Reads;
+  llvm::SmallVector<const VarDecl *, 4> Reads;
+  const Expr *UpperGuard = nullptr;
+  const Expr *LowerGuard = nullptr;
+  /// The additive terms of the bounded expression, to recognise it inside a
+  /// longer sum (`t * TILE + tx` in `row * K + t * TILE + tx`).
+  llvm::SmallVector<llvm::FoldingSetNodeID, 2> Terms;
+
+  bool empty() const { return !UpperSlack && !ConstUpper && !Lower; }
 };
 
 using FactSet = llvm::SmallVector<Fact, 4>;
@@ -119,13 +133,47 @@ const Expr *lastEvaluatedLeaf(const Expr *Cond) {
   return Cond;
 }
 
+std::optional<int64_t> integerConstant(const Expr *E,
+                                       const ASTContext &Context) {
+  if (E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (std::optional<llvm::APSInt> Value = E->getIntegerConstantExpr(Context))
+    if (Value->getSignificantBits() <= 63)
+      return Value->getExtValue();
+  return std::nullopt;
+}
+
+/// The local variables assigned anywhere in a function other than at their
+/// declaration: a guard kept in a local bool, or a bound kept in a local,
+/// is followed only through variables that never change.
+void collectReassigned(const Stmt *S,
+                       llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *Var =
+              asLocalVariable(BO->getLHS()->IgnoreParenImpCasts()))
+        Out.insert(Var);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *Var =
+              asLocalVariable(UO->getSubExpr()->IgnoreParenImpCasts()))
+        Out.insert(Var);
+  }
+  for (const Stmt *Child : S->children())
+    collectReassigned(Child, Out);
+}
+
 class GuardDataflow {
 public:
   GuardDataflow(const FunctionDecl &Function, ASTContext &Context,
                 const ThreadIndexProvenance &Provenance,
                 const GuardAnalysisOptions &Options)
       : Function(Function), Context(Context), Provenance(Provenance),
-        Options(Options) {}
+        Options(Options) {
+    collectReassigned(Function.getBody(), Reassigned);
+  }
 
   std::vector<UnguardedAccess> run();
 
@@ -133,27 +181,44 @@ private:
   /// Applies one CFG element; returns false when the path ends there.
   bool transfer(const Stmt *S, FactSet &Facts,
                 std::vector<UnguardedAccess> *Findings);
-  void assume(const Expr *Cond, bool Truth, FactSet &Facts);
-  void addBoundFact(const Expr *Bounded, FactSet &Facts);
+  void assume(const Expr *Cond, bool Truth, FactSet &Facts, unsigned Depth);
+  void addUpper(const Expr *Value, const Expr *Bound, int64_t Slack,
+                const Expr *Guard, FactSet &Facts);
+  void addLower(const Expr *Value, int64_t Lower, const Expr *Guard,
+                FactSet &Facts);
+  Fact &factFor(const Expr *Value, FactSet &Facts);
   void kill(const VarDecl *Var, FactSet &Facts);
-  bool holds(const Expr *E, const FactSet &Facts) const;
-  bool isClampedAbove(const Expr *E) const;
+  void addClampFacts(const Expr *Value, const Expr *Clamp, FactSet &Facts);
+  const Fact *find(const Expr *E, const FactSet &Facts) const;
   FactKey keyOf(const Expr *E) const;
+  const Expr *unchangedInit(const Expr *E) const;
+  bool needsBound(const Expr *E) const;
+  IndexSource sourceOf(const Expr *E) const;
+
+  struct Judgement {
+    bool AnyBounded = false;
+    llvm::SmallVector<IndexProblem, 2> Problems;
+  };
+  void evaluate(const Expr *E, int64_t Offset, const FactSet &Facts,
+                Judgement &Result) const;
+  void evaluateSum(const Expr *E, int64_t Offset, const FactSet &Facts,
+                   Judgement &Result) const;
+  void judge(const Fact &F, const Expr *Part, int64_t Offset,
+             Judgement &Result) const;
   void checkAccess(const IndexedAccess &Access, const FactSet &Facts,
                    std::vector<UnguardedAccess> &Findings);
   bool isBlockStorage(const Expr *Base) const;
-
-  struct Coverage {
-    bool AnyBounded = false; ///< Some part is bounded by a guard or clamp.
-    bool OpaquePart = false; ///< A part no reasoning applies to.
-    llvm::SmallVector<const VarDecl *, 2> UnboundedVariables;
-  };
-  void evaluate(const Expr *E, const FactSet &Facts, Coverage &Result) const;
 
   const FunctionDecl &Function;
   ASTContext &Context;
   const ThreadIndexProvenance &Provenance;
   const GuardAnalysisOptions &Options;
+  llvm::SmallPtrSet<const VarDecl *, 16> Reassigned;
+  /// Set while judging a block-local index into block-sized storage: only
+  /// its lower bound is in question.
+  mutable bool UpperTrusted = false;
+  /// The constant extent of the array being indexed, when it has one.
+  std::optional<int64_t> CurrentExtent;
 };
 
 FactKey GuardDataflow::keyOf(const Expr *E) const {
@@ -167,16 +232,144 @@ FactKey GuardDataflow::keyOf(const Expr *E) const {
   return Key;
 }
 
-void GuardDataflow::addBoundFact(const Expr *Bounded, FactSet &Facts) {
-  Bounded = stripIndexCasts(Bounded);
-  if (!Provenance.isThreadDependent(Bounded))
+/// The initialiser of a local that is never reassigned, so that a guard or
+/// bound kept in it can be read through (`bool ok = i < n;`,
+/// `int last = n - 1;`).
+const Expr *GuardDataflow::unchangedInit(const Expr *E) const {
+  const VarDecl *Var = asLocalVariable(stripIndexCasts(E));
+  if (!Var || Reassigned.count(Var) || !Var->getInit() ||
+      Var->getType()->isReferenceType())
+    return nullptr;
+  return Var->getInit();
+}
+
+const Fact *GuardDataflow::find(const Expr *E, const FactSet &Facts) const {
+  FactKey Key = keyOf(E);
+  for (const Fact &F : Facts)
+    if (F.Key == Key)
+      return &F;
+  return nullptr;
+}
+
+/// Flattens `a + b - c + 4` into its non-constant terms (in order) and the
+/// sum of its constants; subtracted non-constant terms stay whole.
+void flattenSum(const Expr *E, const ASTContext &Context,
+                llvm::SmallVectorImpl<const Expr *> &Terms, int64_t &Constant) {
+  E = stripIndexCasts(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Add) {
+      flattenSum(BO->getLHS(), Context, Terms, Constant);
+      flattenSum(BO->getRHS(), Context, Terms, Constant);
+      return;
+    }
+    if (BO->getOpcode() == BO_Sub)
+      if (std::optional<int64_t> C = integerConstant(BO->getRHS(), Context)) {
+        flattenSum(BO->getLHS(), Context, Terms, Constant);
+        Constant -= *C;
+        return;
+      }
+  }
+  if (std::optional<int64_t> C = integerConstant(E, Context)) {
+    Constant += *C;
     return;
+  }
+  Terms.push_back(E);
+}
+
+Fact &GuardDataflow::factFor(const Expr *Value, FactSet &Facts) {
+  FactKey Key = keyOf(Value);
+  for (Fact &F : Facts)
+    if (F.Key == Key)
+      return F;
   Fact New;
-  New.Key = keyOf(Bounded);
-  if (llvm::any_of(Facts, [&](const Fact &F) { return F.Key == New.Key; }))
-    return;
-  collectReads(Bounded, New.Reads);
+  New.Key = Key;
+  collectReads(Value, New.Reads);
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Ignored = 0;
+  flattenSum(Value, Context, Terms, Ignored);
+  if (Terms.size() > 1)
+    for (const Expr *Term : Terms) {
+      llvm::FoldingSetNodeID ID;
+      Term->Profile(ID, Context, /*Canonical=*/true);
+      New.Terms.push_back(ID);
+    }
   Facts.push_back(std::move(New));
+  return Facts.back();
+}
+
+bool GuardDataflow::needsBound(const Expr *E) const {
+  ValueOrigin Origin = Provenance.originOf(E);
+  return Origin.isThreadDependent() ||
+         (Options.CheckLoadedIndexes && Origin.isLoaded()) ||
+         (Options.CheckFloatIndexes && Origin.isFromFloat());
+}
+
+IndexSource GuardDataflow::sourceOf(const Expr *E) const {
+  ValueOrigin Origin = Provenance.originOf(E);
+  if (Options.CheckFloatIndexes && Origin.isFromFloat())
+    return IndexSource::FromFloat;
+  if (Origin.isThreadDependent())
+    return IndexSource::ThreadIndex;
+  return IndexSource::Loaded;
+}
+
+void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
+                             int64_t Slack, const Expr *Guard, FactSet &Facts) {
+  Value = stripIndexCasts(Value);
+  // `i + 1 < n` bounds `i` by `n - 1`.
+  llvm::SmallVector<const Expr *, 4> ValueTerms;
+  int64_t ValueConstant = 0;
+  flattenSum(Value, Context, ValueTerms, ValueConstant);
+  if (ValueTerms.size() == 1 && ValueConstant != 0) {
+    Value = ValueTerms.front();
+    Slack -= ValueConstant;
+  }
+  if (!needsBound(Value))
+    return;
+  // Read the bound through unchanged locals: `last = n - 1; i <= last`.
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const Expr *Init = unchangedInit(Bound);
+    if (!Init)
+      break;
+    Bound = Init;
+  }
+  llvm::SmallVector<const Expr *, 4> BoundTerms;
+  int64_t BoundConstant = 0;
+  flattenSum(Bound, Context, BoundTerms, BoundConstant);
+  Fact &F = factFor(Value, Facts);
+  collectReads(Bound, F.Reads);
+  if (BoundTerms.empty()) {
+    int64_t Exclusive = BoundConstant + Slack;
+    if (!F.ConstUpper || Exclusive < *F.ConstUpper) {
+      F.ConstUpper = Exclusive;
+      F.UpperGuard = Guard;
+    }
+    return;
+  }
+  int64_t Total = BoundConstant + Slack;
+  if (!F.UpperSlack || Total < *F.UpperSlack) {
+    F.UpperSlack = Total;
+    F.UpperGuard = Guard;
+  }
+}
+
+void GuardDataflow::addLower(const Expr *Value, int64_t Lower,
+                             const Expr *Guard, FactSet &Facts) {
+  Value = stripIndexCasts(Value);
+  llvm::SmallVector<const Expr *, 4> ValueTerms;
+  int64_t ValueConstant = 0;
+  flattenSum(Value, Context, ValueTerms, ValueConstant);
+  if (ValueTerms.size() == 1 && ValueConstant != 0) {
+    Value = ValueTerms.front();
+    Lower -= ValueConstant;
+  }
+  if (!needsBound(Value))
+    return;
+  Fact &F = factFor(Value, Facts);
+  if (!F.Lower || Lower > *F.Lower) {
+    F.Lower = Lower;
+    F.LowerGuard = Guard;
+  }
 }
 
 void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
@@ -185,29 +378,30 @@ void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
   });
 }
 
-bool GuardDataflow::holds(const Expr *E, const FactSet &Facts) const {
-  FactKey Key = keyOf(E);
-  return llvm::any_of(Facts, [&](const Fact &F) { return F.Key == Key; });
-}
-
-static bool isIntegerConstant(const Expr *E, const ASTContext &Context) {
-  return !E->isValueDependent() && E->isIntegerConstantExpr(Context);
-}
-
-void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts) {
+void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
+                           unsigned Depth) {
+  if (Depth > 4)
+    return;
+  const Expr *Guard = Cond;
   Cond = stripIndexCasts(Cond);
   if (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
     if (Not->getOpcode() == UO_LNot)
-      assume(Not->getSubExpr(), !Truth, Facts);
+      assume(Not->getSubExpr(), !Truth, Facts, Depth + 1);
     return;
   }
+  // A guard kept in a local bool that never changes.
+  if (Cond->getType()->isBooleanType())
+    if (const Expr *Init = unchangedInit(Cond)) {
+      assume(Init, Truth, Facts, Depth + 1);
+      return;
+    }
   const auto *BO = dyn_cast<BinaryOperator>(Cond);
   if (!BO)
     return;
   BinaryOperatorKind Op = BO->getOpcode();
   if ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth)) {
-    assume(BO->getLHS(), Truth, Facts);
-    assume(BO->getRHS(), Truth, Facts);
+    assume(BO->getLHS(), Truth, Facts, Depth + 1);
+    assume(BO->getRHS(), Truth, Facts, Depth + 1);
     return;
   }
   if (!BO->isComparisonOp())
@@ -215,84 +409,344 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts) {
   if (!Truth)
     Op = BinaryOperator::negateComparisonOp(Op);
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  switch (Op) {
-  case BO_LT:
-  case BO_LE:
-    addBoundFact(L, Facts);
-    break;
-  case BO_GT:
-  case BO_GE:
-    addBoundFact(R, Facts);
-    break;
-  case BO_EQ:
-    // Equal to a constant (`tid == 0`) is bounded; equal to a variable bound
-    // (`i == n`) is the classic one-past-the-end value, so it is not.
-    if (isIntegerConstant(R, Context))
-      addBoundFact(L, Facts);
-    else if (isIntegerConstant(L, Context))
-      addBoundFact(R, Facts);
-    break;
-  default:
-    break;
-  }
+  // Normalise to `Value op Bound` with op one of <, <=, >, >=, ==.
+  auto Record = [&](const Expr *Value, BinaryOperatorKind Rel,
+                    const Expr *Bound) {
+    std::optional<int64_t> Constant = integerConstant(Bound, Context);
+    switch (Rel) {
+    case BO_LT:
+      addUpper(Value, Bound, 0, Guard, Facts);
+      break;
+    case BO_LE:
+      addUpper(Value, Bound, 1, Guard, Facts);
+      break;
+    case BO_GT:
+      if (Constant)
+        addLower(Value, *Constant + 1, Guard, Facts);
+      break;
+    case BO_GE:
+      if (Constant)
+        addLower(Value, *Constant, Guard, Facts);
+      break;
+    case BO_EQ:
+      // Equal to a constant is bounded both ways; equal to a variable bound
+      // (`i == n`) is the classic one-past-the-end value, so it is not.
+      if (Constant) {
+        addUpper(Value, Bound, 1, Guard, Facts);
+        addLower(Value, *Constant, Guard, Facts);
+      }
+      break;
+    default:
+      break;
+    }
+    // An unsigned comparison (`(unsigned)i < n`) also rules out negatives.
+    if ((Rel == BO_LT || Rel == BO_LE) &&
+        BO->getLHS()->getType()->isUnsignedIntegerType() &&
+        !stripIndexCasts(Value)->getType()->isUnsignedIntegerType())
+      addLower(Value, 0, Guard, Facts);
+  };
+  auto Mirror = [](BinaryOperatorKind Rel) {
+    switch (Rel) {
+    case BO_LT:
+      return BO_GT;
+    case BO_LE:
+      return BO_GE;
+    case BO_GT:
+      return BO_LT;
+    case BO_GE:
+      return BO_LE;
+    default:
+      return Rel;
+    }
+  };
+  Record(L, Op, R);
+  Record(R, Mirror(Op), L);
 }
 
-bool GuardDataflow::isClampedAbove(const Expr *E) const {
+/// The bounds a clamp gives the value it computes: `min(v, hi)` is at most
+/// hi, `max(v, lo)` at least lo, nestings combine, `v % n` is below n and
+/// `v & mask` at most mask.
+struct ClampBounds {
+  const Expr *UpperBound = nullptr; ///< value < UpperBound + UpperSlack
+  int64_t UpperSlack = 0;
+  std::optional<int64_t> Lower;
+};
+
+ClampBounds clampBounds(const Expr *E, const ASTContext &Context,
+                        llvm::function_ref<bool(const Expr *)> NeedsBound,
+                        unsigned Depth = 0) {
+  ClampBounds Result;
   E = stripIndexCasts(E);
+  if (Depth > 4)
+    return Result;
+  if (std::optional<int64_t> Constant = integerConstant(E, Context)) {
+    Result.UpperBound = E;
+    Result.UpperSlack = 1;
+    Result.Lower = *Constant;
+    return Result;
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    // `x % n` is below n (for non-negative x); `x & mask` is below mask + 1.
-    if (BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_RemAssign)
-      return !Provenance.isThreadDependent(BO->getRHS());
-    if (BO->getOpcode() == BO_And)
-      return isIntegerConstant(BO->getRHS(), Context) ||
-             isIntegerConstant(BO->getLHS(), Context);
-    return false;
+    if (BO->getOpcode() == BO_Rem && !NeedsBound(BO->getRHS())) {
+      Result.UpperBound = BO->getRHS();
+      if (BO->getType()->isUnsignedIntegerType())
+        Result.Lower = 0;
+    } else if (BO->getOpcode() == BO_And) {
+      for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+        if (std::optional<int64_t> Mask = integerConstant(Side, Context);
+            Mask && *Mask >= 0) {
+          Result.UpperBound = Side;
+          Result.UpperSlack = 1;
+          Result.Lower = 0;
+        }
+    }
+    return Result;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const auto *Callee = dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl());
-    if (!Callee || !Callee->getIdentifier())
-      return false;
-    bool IsMin = llvm::StringSwitch<bool>(Callee->getName())
-                     .Cases({"min", "umin", "llmin", "ullmin"}, true)
-                     .Default(false);
-    return IsMin && llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-             return !Provenance.isThreadDependent(Arg);
-           });
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || Call->getNumArgs() != 2)
+    return Result;
+  const auto *Callee = dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl());
+  if (!Callee || !Callee->getIdentifier())
+    return Result;
+  StringRef Name = Callee->getName();
+  bool IsMin = llvm::is_contained({"min", "umin", "llmin", "ullmin"}, Name);
+  bool IsMax = llvm::is_contained({"max", "umax", "llmax", "ullmax"}, Name);
+  if (!IsMin && !IsMax)
+    return Result;
+  ClampBounds A = clampBounds(Call->getArg(0), Context, NeedsBound, Depth + 1);
+  ClampBounds B = clampBounds(Call->getArg(1), Context, NeedsBound, Depth + 1);
+  // An argument the analysis does not need to bound (a size, a constant)
+  // bounds the minimum from above.
+  for (auto [Arg, Bounds] :
+       {std::pair(Call->getArg(0), &A), std::pair(Call->getArg(1), &B)})
+    if (!Bounds->UpperBound && !NeedsBound(Arg)) {
+      Bounds->UpperBound = Arg;
+      Bounds->UpperSlack = 1;
+    }
+  bool AIsBound = !NeedsBound(Call->getArg(0));
+  bool BIsBound = !NeedsBound(Call->getArg(1));
+  if (IsMin) {
+    // min(a, b) <= a and <= b. It is >= lo when both are; a size-like
+    // bound argument (`n - 1`) is taken to be at least the other's lower
+    // bound, as in any sensible clamp `min(max(v, 0), n - 1)`.
+    const ClampBounds &Upper = A.UpperBound ? A : B;
+    Result.UpperBound = Upper.UpperBound;
+    Result.UpperSlack = Upper.UpperSlack;
+    if (A.Lower && B.Lower)
+      Result.Lower = std::min(*A.Lower, *B.Lower);
+    else if (BIsBound && A.Lower)
+      Result.Lower = A.Lower;
+    else if (AIsBound && B.Lower)
+      Result.Lower = B.Lower;
+  } else {
+    // max(a, b) >= a and >= b; it is bounded above when both are, by the
+    // runtime bound where one of them is a constant floor (`max(0, ...)`).
+    if (A.Lower || B.Lower)
+      Result.Lower =
+          std::max(A.Lower.value_or(INT64_MIN), B.Lower.value_or(INT64_MIN));
+    if (A.UpperBound && B.UpperBound) {
+      bool AConstant = integerConstant(Call->getArg(0), Context).has_value();
+      const ClampBounds &Upper = AConstant ? B : A;
+      Result.UpperBound = Upper.UpperBound;
+      Result.UpperSlack = Upper.UpperSlack;
+    }
   }
-  return false;
+  return Result;
 }
 
-void GuardDataflow::evaluate(const Expr *E, const FactSet &Facts,
-                             Coverage &Result) const {
+void GuardDataflow::addClampFacts(const Expr *Value, const Expr *Clamp,
+                                  FactSet &Facts) {
+  ClampBounds Bounds = clampBounds(
+      Clamp, Context, [this](const Expr *E) { return needsBound(E); });
+  if (Bounds.UpperBound)
+    addUpper(Value, Bounds.UpperBound, Bounds.UpperSlack, Clamp, Facts);
+  if (Bounds.Lower)
+    addLower(Value, *Bounds.Lower, Clamp, Facts);
+}
+
+void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
+                          Judgement &Result) const {
+  IndexProblem Problem;
+  Problem.Part = Part;
+  Problem.Variable = asLocalVariable(stripIndexCasts(Part));
+  Problem.Offset = Offset;
+  Problem.Source = sourceOf(Part);
+
+  bool UpperOK = UpperTrusted;
+  if (!UpperOK && F.UpperSlack)
+    UpperOK = *F.UpperSlack <= -Offset;
+  if (!UpperOK && F.ConstUpper)
+    UpperOK =
+        CurrentExtent ? *F.ConstUpper + Offset <= *CurrentExtent : Offset <= 0;
+  if (!UpperOK) {
+    if (!F.UpperSlack && !F.ConstUpper) {
+      Problem.Kind = IndexProblemKind::Unbounded;
+    } else {
+      Problem.Kind = Offset > 0 ? IndexProblemKind::OffsetNotCovered
+                                : IndexProblemKind::OnePastTheBound;
+      Problem.Guard = F.UpperGuard;
+    }
+    Result.Problems.push_back(Problem);
+    return;
+  }
+  // Thread indexes are never negative; what is subtracted from them, and
+  // values loaded or converted from floating point, need a lower bound.
+  int64_t Needed = -Offset;
+  bool NonNegative = Problem.Source == IndexSource::ThreadIndex ||
+                     stripIndexCasts(Part)->getType()->isUnsignedIntegerType();
+  bool LowerOK =
+      (Needed <= 0 && NonNegative) || (F.Lower && *F.Lower >= Needed);
+  if (!LowerOK) {
+    Problem.Kind = Problem.Source == IndexSource::ThreadIndex
+                       ? IndexProblemKind::NegativeOffset
+                       : IndexProblemKind::Unbounded;
+    Problem.Guard = F.LowerGuard;
+    Problem.MissingLowerBound = true;
+    Result.Problems.push_back(Problem);
+    return;
+  }
+  Result.AnyBounded = true;
+}
+
+void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
+                             const FactSet &Facts, Judgement &Result) const {
   E = stripIndexCasts(E);
+  if (!needsBound(E))
+    return;
+  if (const Fact *F = find(E, Facts)) {
+    judge(*F, E, Offset, Result);
+    return;
+  }
+  FactSet Clamped;
+  const_cast<GuardDataflow *>(this)->addClampFacts(E, E, Clamped);
+  if (!Clamped.empty()) {
+    judge(Clamped.front(), E, Offset, Result);
+    return;
+  }
   ValueOrigin Origin = Provenance.originOf(E);
-  if (!Origin.isThreadDependent())
-    return;
-  if (holds(E, Facts) || isClampedAbove(E)) {
-    Result.AnyBounded = true;
+  IndexProblem Problem;
+  Problem.Part = E;
+  Problem.Offset = Offset;
+  Problem.Source = sourceOf(E);
+  if (Origin.IsBareCoordinate) {
+    // Bounded by the launch; neutral in a combination unless it is
+    // decremented below zero.
+    if (Offset < 0) {
+      Problem.Kind = IndexProblemKind::NegativeOffset;
+      Problem.MissingLowerBound = true;
+      Result.Problems.push_back(Problem);
+    }
     return;
   }
-  if (Origin.IsBareCoordinate)
-    return; // Bounded by the launch; neutral in a combination.
   if (const VarDecl *Var = asLocalVariable(E)) {
-    if (!llvm::is_contained(Result.UnboundedVariables, Var))
-      Result.UnboundedVariables.push_back(Var);
+    Problem.Variable = Var;
+    Result.Problems.push_back(Problem);
     return;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->isAdditiveOp() || BO->isMultiplicativeOp() || BO->isShiftOp() ||
-        BO->isBitwiseOp()) {
-      evaluate(BO->getLHS(), Facts, Result);
-      evaluate(BO->getRHS(), Facts, Result);
+    if (BO->isAdditiveOp()) {
+      evaluateSum(E, Offset, Facts, Result);
+      return;
+    }
+    if (BO->isMultiplicativeOp() || BO->isShiftOp() || BO->isBitwiseOp()) {
+      evaluate(BO->getLHS(), 0, Facts, Result);
+      evaluate(BO->getRHS(), 0, Facts, Result);
       return;
     }
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    evaluate(CO->getTrueExpr(), Facts, Result);
-    evaluate(CO->getFalseExpr(), Facts, Result);
+    evaluate(CO->getTrueExpr(), Offset, Facts, Result);
+    evaluate(CO->getFalseExpr(), Offset, Facts, Result);
     return;
   }
-  Result.OpaquePart = true;
+  // A call, a load or a conversion with no guard of its own.
+  Result.Problems.push_back(Problem);
+}
+
+static bool readsLaunchExtent(const ValueOrigin &Origin) {
+  return Origin.Builtins & (ValueOrigin::BlockDim | ValueOrigin::GridDim);
+}
+
+void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
+                                const FactSet &Facts, Judgement &Result) const {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(E, Context, Terms, Constant);
+  Offset += Constant;
+  if (Terms.size() == 1) {
+    evaluate(Terms.front(), Offset, Facts, Result);
+    return;
+  }
+  llvm::SmallVector<bool, 4> Covered(Terms.size(), false);
+  llvm::SmallVector<llvm::FoldingSetNodeID, 4> TermIDs(Terms.size());
+  for (size_t I = 0; I < Terms.size(); ++I)
+    Terms[I]->Profile(TermIDs[I], Context, /*Canonical=*/true);
+  // A guard on part of the sum (`t * TILE + tx < K` inside
+  // `row * K + t * TILE + tx`) covers those terms together.
+  for (const Fact &F : Facts) {
+    if (F.Terms.size() < 2 || F.Terms.size() >= Terms.size())
+      continue;
+    llvm::SmallVector<size_t, 4> Matched;
+    for (const llvm::FoldingSetNodeID &ID : F.Terms)
+      for (size_t I = 0; I < Terms.size(); ++I)
+        if (!Covered[I] && !llvm::is_contained(Matched, I) &&
+            TermIDs[I] == ID) {
+          Matched.push_back(I);
+          break;
+        }
+    if (Matched.size() != F.Terms.size())
+      continue;
+    bool HasLast = llvm::is_contained(Matched, Terms.size() - 1);
+    judge(F, E, HasLast ? Offset : 0, Result);
+    for (size_t I : Matched)
+      Covered[I] = true;
+  }
+  const Expr *LaunchExtent = nullptr;
+  bool HasOtherUniformTerm = false;
+  size_t LastNeedy = Terms.size();
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    if (Covered[I])
+      continue;
+    if (needsBound(Terms[I])) {
+      LastNeedy = I;
+      continue;
+    }
+    if (readsLaunchExtent(Provenance.originOf(Terms[I])))
+      LaunchExtent = LaunchExtent ? LaunchExtent : Terms[I];
+    else
+      HasOtherUniformTerm = true;
+  }
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    if (Covered[I] || !needsBound(Terms[I]))
+      continue;
+    const Expr *Term = stripIndexCasts(Terms[I]);
+    int64_t TermOffset = I == LastNeedy ? Offset : 0;
+    if (Provenance.originOf(Term).IsBareCoordinate && HasOtherUniformTerm &&
+        !UpperTrusted) {
+      // `t * TILE + threadIdx.x`: the coordinate walks a tile whose offset
+      // changes at run time; in the last, partial tile it passes the end.
+      IndexProblem Problem;
+      Problem.Kind = IndexProblemKind::UnboundedTileColumn;
+      Problem.Part = E;
+      Result.Problems.push_back(Problem);
+      continue;
+    }
+    Judgement Part;
+    evaluate(Term, TermOffset, Facts, Part);
+    if (LaunchExtent && Part.Problems.empty() && Part.AnyBounded &&
+        !UpperTrusted) {
+      IndexProblem Problem;
+      Problem.Kind = IndexProblemKind::LaunchExtentOffset;
+      Problem.Part = Term;
+      Problem.Variable = asLocalVariable(Term);
+      Problem.Addend = LaunchExtent;
+      if (const Fact *F = find(Term, Facts))
+        Problem.Guard = F->UpperGuard;
+      Result.Problems.push_back(Problem);
+      continue;
+    }
+    Result.AnyBounded |= Part.AnyBounded;
+    Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
+  }
 }
 
 bool GuardDataflow::isBlockStorage(const Expr *Base) const {
@@ -319,20 +773,33 @@ bool GuardDataflow::isBlockStorage(const Expr *Base) const {
 void GuardDataflow::checkAccess(const IndexedAccess &Access,
                                 const FactSet &Facts,
                                 std::vector<UnguardedAccess> &Findings) {
-  ValueOrigin Origin = Provenance.originOf(Access.Index);
-  if (!Origin.isThreadDependent() || Origin.IsBareCoordinate)
+  const Expr *Index = stripIndexCasts(Access.Index);
+  if (!needsBound(Index))
+    return;
+  ValueOrigin Origin = Provenance.originOf(Index);
+  if (Origin.IsBareCoordinate)
     return;
   // A block-local index into block-sized storage (shared tiles, reduction
-  // buffers) is sized by the launch, not by a runtime extent.
-  if (Options.TrustBlockSizedStorage && Origin.isBlockLocal() &&
-      isBlockStorage(Access.Base))
-    return;
-  Coverage Result;
-  evaluate(Access.Index, Facts, Result);
-  if (Result.AnyBounded && !Result.OpaquePart &&
-      Result.UnboundedVariables.empty())
-    return;
-  Findings.push_back({Access, Result.UnboundedVariables});
+  // buffers) is sized by the launch; only going below zero is in question.
+  UpperTrusted = Options.TrustBlockSizedStorage && Origin.isBlockLocal() &&
+                 !Origin.isFromFloat() && !Origin.isLoaded() &&
+                 isBlockStorage(Access.Base);
+  CurrentExtent.reset();
+  if (const auto *Array = Context.getAsConstantArrayType(
+          Access.Base->IgnoreParenImpCasts()->getType()))
+    CurrentExtent = Array->getSize().getLimitedValue(INT64_MAX);
+  Judgement Result;
+  evaluate(Index, 0, Facts, Result);
+  if (Result.Problems.empty()) {
+    if (Result.AnyBounded || UpperTrusted)
+      return;
+    // Only launch builtins, combined: `blockIdx.x * blockDim.x + threadIdx.x`.
+    IndexProblem Problem;
+    Problem.Part = Index;
+    Problem.Source = sourceOf(Index);
+    Result.Problems.push_back(Problem);
+  }
+  Findings.push_back({Access, Result.Problems});
 }
 
 bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
@@ -342,23 +809,45 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
     if (auto Access = getIndexedAccess(E))
       checkAccess(*Access, Facts, *Findings);
 
-  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : DS->decls()) {
-      const auto *Var = dyn_cast<VarDecl>(D);
-      if (!Var)
-        continue;
-      kill(Var, Facts);
-      if (Var->getInit() && isClampedAbove(Var->getInit()))
-        Facts.push_back({FactKey{Var, {}}, {}});
+  // A new value for a variable ends what was known of the old one; a clamp
+  // or a copy of a bounded value brings its bounds.
+  auto Define = [&](const VarDecl *Var, const Expr *Value, const Expr *Ref) {
+    FactSet Before = Facts;
+    kill(Var, Facts);
+    if (!Value)
+      return;
+    addClampFacts(Ref, Value, Facts);
+    if (const Fact *Source = find(Value, Before)) {
+      if (Source->Key.Var == Var)
+        return;
+      Fact Copy = *Source;
+      Copy.Key = keyOf(Ref);
+      Copy.Terms.clear();
+      collectReads(Value, Copy.Reads);
+      Facts.push_back(std::move(Copy));
     }
+  };
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D)) {
+        DeclRefExpr *Ref = DeclRefExpr::Create(
+            Context, NestedNameSpecifierLoc(), SourceLocation(),
+            const_cast<VarDecl *>(Var), false, Var->getLocation(),
+            Var->getType(), VK_LValue);
+        Define(Var, Var->getInit(), Ref);
+      }
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
       if (const VarDecl *Var =
               asLocalVariable(BO->getLHS()->IgnoreParenImpCasts())) {
-        kill(Var, Facts);
-        if ((BO->getOpcode() == BO_Assign && isClampedAbove(BO->getRHS())) ||
-            BO->getOpcode() == BO_RemAssign)
-          Facts.push_back({FactKey{Var, {}}, {}});
+        if (BO->getOpcode() == BO_Assign)
+          Define(Var, BO->getRHS(), BO->getLHS());
+        else if (BO->getOpcode() == BO_RemAssign && !needsBound(BO->getRHS())) {
+          kill(Var, Facts);
+          addUpper(BO->getLHS(), BO->getRHS(), 0, BO, Facts);
+        } else {
+          kill(Var, Facts);
+        }
       }
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->isIncrementDecrementOp())
@@ -372,12 +861,50 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
   return true;
 }
 
-static FactSet intersect(const FactSet &A, const FactSet &B) {
+/// What holds after a join: the facts both sides know, at their weakest.
+static FactSet meet(const FactSet &A, const FactSet &B) {
   FactSet Result;
-  for (const Fact &F : A)
-    if (llvm::any_of(B, [&](const Fact &G) { return G.Key == F.Key; }))
-      Result.push_back(F);
+  for (const Fact &F : A) {
+    const Fact *G = nullptr;
+    for (const Fact &Candidate : B)
+      if (Candidate.Key == F.Key)
+        G = &Candidate;
+    if (!G)
+      continue;
+    Fact M = F;
+    M.UpperSlack.reset();
+    M.ConstUpper.reset();
+    M.Lower.reset();
+    if (F.UpperSlack && G->UpperSlack) {
+      M.UpperSlack = std::max(*F.UpperSlack, *G->UpperSlack);
+      M.UpperGuard =
+          *G->UpperSlack > *F.UpperSlack ? G->UpperGuard : F.UpperGuard;
+    }
+    if (F.ConstUpper && G->ConstUpper)
+      M.ConstUpper = std::max(*F.ConstUpper, *G->ConstUpper);
+    if (F.Lower && G->Lower) {
+      M.Lower = std::min(*F.Lower, *G->Lower);
+      M.LowerGuard = *G->Lower < *F.Lower ? G->LowerGuard : F.LowerGuard;
+    }
+    for (const VarDecl *Var : G->Reads)
+      if (!llvm::is_contained(M.Reads, Var))
+        M.Reads.push_back(Var);
+    if (!M.empty())
+      Result.push_back(std::move(M));
+  }
   return Result;
+}
+
+static bool sameFacts(const FactSet &A, const FactSet &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const Fact &F : A)
+    if (llvm::none_of(B, [&](const Fact &G) {
+          return G.Key == F.Key && G.UpperSlack == F.UpperSlack &&
+                 G.ConstUpper == F.ConstUpper && G.Lower == F.Lower;
+        }))
+      return false;
+  return true;
 }
 
 std::vector<UnguardedAccess> GuardDataflow::run() {
@@ -420,13 +947,13 @@ std::vector<UnguardedAccess> GuardDataflow::run() {
         continue;
       FactSet EdgeFacts = Facts;
       if (Cond)
-        assume(Cond, Edge == 0, EdgeFacts);
+        assume(Cond, Edge == 0, EdgeFacts, 0);
       std::optional<FactSet> &Target = In[Succ->getBlockID()];
       if (!Target) {
         Target = std::move(EdgeFacts);
       } else {
-        FactSet Met = intersect(*Target, EdgeFacts);
-        if (Met.size() == Target->size())
+        FactSet Met = meet(*Target, EdgeFacts);
+        if (sameFacts(Met, *Target))
           continue;
         Target = std::move(Met);
       }
@@ -449,9 +976,10 @@ std::vector<UnguardedAccess> GuardDataflow::run() {
     if (In[Block->getBlockID()])
       Propagate(Block, /*Record=*/true);
 
+  const SourceManager &SM = Context.getSourceManager();
   llvm::sort(Findings, [&](const UnguardedAccess &A, const UnguardedAccess &B) {
-    return Context.getSourceManager().isBeforeInTranslationUnit(
-        A.Access.Access->getBeginLoc(), B.Access.Access->getBeginLoc());
+    return SM.isBeforeInTranslationUnit(A.Access.Access->getBeginLoc(),
+                                        B.Access.Access->getBeginLoc());
   });
   return Findings;
 }

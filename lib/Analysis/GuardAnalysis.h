@@ -2,14 +2,20 @@
 ///
 /// \file
 /// A forward must-dataflow analysis over a device function's CFG that tracks
-/// which thread-dependent values are bounded above on every path, and reports
-/// the memory accesses whose thread-dependent index is not.
+/// how tightly each index value is bounded on every path, and reports the
+/// memory accesses whose index may leave its bounds.
 ///
-/// Facts come from branch conditions (`i < n` on the true edge, `i >= n` on
-/// the false edge, so early exits, loop conditions, ternaries, `&&` chains and
-/// `assert` all produce them), from clamps (`min(i, n - 1)`, `i % n`), and are
-/// killed when a variable they mention is reassigned. At a join only the facts
-/// that hold on every incoming edge survive.
+/// A fact says "v < bound + slack" and/or "v >= lower" for a value v (a
+/// variable or an expression). Facts come from branch conditions (`i < n` on
+/// the true edge, `i >= n` on the false edge, so early exits, loop
+/// conditions, ternaries, `&&`/`||` chains, `assert` and guards kept in local
+/// bools all produce them) and from clamps (`min(i, n - 1)`, `i % n`), and a
+/// reassignment of a variable they read ends them. At a join only what holds
+/// on every incoming edge survives, at its weakest.
+///
+/// An index is then judged part by part: `i + 1` needs `i < bound - 1`,
+/// `i - 1` needs `i >= 1`, `row * cols + col` needs a bound on row and on
+/// col, and a value converted from floating point needs both bounds.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -39,19 +45,59 @@ struct IndexedAccess {
 /// Decomposes \p E into an indexed access, if it is one.
 std::optional<IndexedAccess> getIndexedAccess(const clang::Expr *E);
 
-/// An access whose thread-dependent index no guard bounds on every path.
+/// Why (part of) an index is not known to be in bounds.
+enum class IndexProblemKind {
+  /// No guard bounds it on every path.
+  Unbounded,
+  /// The guard lets the bound itself through (`j > n` exits, `i <= n`).
+  OnePastTheBound,
+  /// The guard bounds `i` but the index adds to it (`i + 1`).
+  OffsetNotCovered,
+  /// The index subtracts from a value with no lower bound (`i - 1`).
+  NegativeOffset,
+  /// The guard bounds `i` but the index adds a launch extent
+  /// (`i + blockDim.x`).
+  LaunchExtentOffset,
+  /// A coordinate added to a loop-carried offset (`t * TILE + threadIdx.x`):
+  /// the column of a tile in the last, partial tile.
+  UnboundedTileColumn,
+};
+
+/// Where the unbounded part of an index comes from.
+enum class IndexSource { ThreadIndex, Loaded, FromFloat };
+
+struct IndexProblem {
+  IndexProblemKind Kind = IndexProblemKind::Unbounded;
+  IndexSource Source = IndexSource::ThreadIndex;
+  /// The part of the index at fault: a variable reference or an expression.
+  const clang::Expr *Part = nullptr;
+  /// Set when Part names a local variable.
+  const clang::VarDecl *Variable = nullptr;
+  /// The constant the index adds to Part (`i + 1`: 1, `i - 1`: -1).
+  int64_t Offset = 0;
+  /// The guard whose bound is too weak, when there is one.
+  const clang::Expr *Guard = nullptr;
+  /// The launch extent added to Part, for LaunchExtentOffset.
+  const clang::Expr *Addend = nullptr;
+  /// The problem is the lower bound (below zero), not the upper one.
+  bool MissingLowerBound = false;
+};
+
+/// An access whose index is not known to be in bounds on every path.
 struct UnguardedAccess {
   IndexedAccess Access;
-  /// The thread-dependent local variables of the index that no guard bounds,
-  /// in source order. Empty when the unbounded part is an expression over the
-  /// launch builtins themselves (`a[blockIdx.x * blockDim.x + threadIdx.x]`).
-  llvm::SmallVector<const clang::VarDecl *, 2> UnboundedVariables;
+  /// At least one; the first is the one to report.
+  llvm::SmallVector<IndexProblem, 2> Problems;
 };
 
 struct GuardAnalysisOptions {
   /// Trust that block-local indexes (computed from threadIdx and blockDim
   /// only) stay inside block-sized storage: `__shared__` and local arrays.
   bool TrustBlockSizedStorage = true;
+  /// Also require a bound for indexes loaded from memory (`table[ids[i]]`).
+  bool CheckLoadedIndexes = false;
+  /// Require a bound (or clamp) for indexes converted from floating point.
+  bool CheckFloatIndexes = true;
 };
 
 /// Runs the analysis on the body of \p Function. Functions whose CFG cannot

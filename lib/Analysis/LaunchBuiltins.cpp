@@ -29,17 +29,26 @@ std::string LaunchBuiltin::spelling() const {
 
 const Expr *stripIndexCasts(const Expr *E) {
   while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-      QualType To = Cast->getType();
-      if (To->isIntegralOrEnumerationType() || To->isBooleanType()) {
-        const Expr *Sub = Cast->getSubExpr();
-        if (Sub->getType()->isIntegralOrEnumerationType() ||
-            Sub->getType()->isBooleanType()) {
-          E = Sub;
-          continue;
-        }
-      }
+    if (const auto *Paren = dyn_cast<ParenExpr>(E)) {
+      E = Paren->getSubExpr();
+      continue;
+    }
+    const auto *Cast = dyn_cast<CastExpr>(E);
+    if (!Cast)
+      return E;
+    // A float-to-integer conversion is where NaN becomes an index: keep it.
+    if (Cast->getCastKind() == CK_FloatingToIntegral)
+      return E;
+    const Expr *Sub = Cast->getSubExpr();
+    if (isa<ImplicitCastExpr>(Cast)) {
+      E = Sub;
+      continue;
+    }
+    QualType To = Cast->getType(), From = Sub->getType();
+    if ((To->isIntegralOrEnumerationType() || To->isBooleanType()) &&
+        (From->isIntegralOrEnumerationType() || From->isBooleanType())) {
+      E = Sub;
+      continue;
     }
     return E;
   }

@@ -89,14 +89,35 @@ unsigned builtinsReadBy(const Stmt *S) {
 }
 
 bool isMemoryLoad(const Expr *E) {
-  if (isa<ArraySubscriptExpr, MemberExpr>(E))
+  if (isa<ArraySubscriptExpr>(E))
     return true;
+  // A field of a struct passed by value (`d.cols`) is a uniform value; one
+  // reached through a pointer is a load.
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return Member->isArrow();
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return UO->getOpcode() == UO_Deref;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
     return Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star ||
            Op->getOperator() == OO_Arrow;
   return false;
+}
+
+/// CUDA's and the C library's float-to-integer conversions, which, like a
+/// cast, turn NaN and out-of-range values into garbage.
+bool isFloatToIntegerConversion(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      !Call->getType()->isIntegralOrEnumerationType())
+    return false;
+  StringRef Name = Callee->getName();
+  return Name.starts_with("__float2int") || Name.starts_with("__float2uint") ||
+         Name.starts_with("__float2ll") || Name.starts_with("__float2ull") ||
+         Name.starts_with("__double2int") ||
+         Name.starts_with("__double2uint") || Name.starts_with("__double2ll") ||
+         Name.starts_with("__double2ull") || Name.starts_with("lrint") ||
+         Name.starts_with("llrint") || Name.starts_with("lround") ||
+         Name.starts_with("llround");
 }
 
 } // namespace
@@ -139,7 +160,8 @@ void ThreadIndexProvenance::recordDefinition(const VarDecl *Var,
     Old.IsBareCoordinate = Bare;
     Changed = true;
   }
-  if (New.isThreadDependent() && !Definitions.count(Var))
+  if ((New.isThreadDependent() || New.isLoaded() || New.isFromFloat()) &&
+      !Definitions.count(Var))
     Definitions[Var] = {Value, Loc};
 }
 
@@ -176,8 +198,19 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
   }
   if (const VarDecl *Var = getLocalVariable(E))
     return originOf(Var);
-  if (isMemoryLoad(E) || isa<DeclRefExpr>(E))
+  if (isMemoryLoad(E)) {
+    Result.Builtins = ValueOrigin::Loaded;
     return Result;
+  }
+  if (isa<DeclRefExpr, MemberExpr>(E))
+    return Result;
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    Result = computeOrigin(Cast->getSubExpr(), Depth);
+    Result.IsBareCoordinate = false;
+    if (Cast->getCastKind() == CK_FloatingToIntegral)
+      Result.Builtins |= ValueOrigin::FromFloat;
+    return Result;
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return computeOrigin(BO->getRHS(), Depth);
@@ -193,6 +226,8 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     for (const Expr *Arg : Call->arguments())
       Result.Builtins |= computeOrigin(Arg, Depth).Builtins;
+    if (isFloatToIntegerConversion(Call))
+      Result.Builtins |= ValueOrigin::FromFloat;
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (Depth < 3 && Callee->hasBody() &&
           !Context.getSourceManager().isInSystemHeader(Callee->getLocation()))

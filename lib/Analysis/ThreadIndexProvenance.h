@@ -30,6 +30,10 @@ struct ValueOrigin {
     BlockIdx = 1u << 1,
     BlockDim = 1u << 2,
     GridDim = 1u << 3,
+    /// Read from memory (`ids[i]`, `*p`, `p->n`): nothing bounds it.
+    Loaded = 1u << 4,
+    /// Converted from a floating-point value, which may be NaN or huge.
+    FromFloat = 1u << 5,
   };
   unsigned Builtins = 0;
   /// True when the value is exactly one coordinate component (`threadIdx.x`,
@@ -44,9 +48,12 @@ struct ValueOrigin {
   bool isBlockLocal() const {
     return (Builtins & ThreadIdx) && !(Builtins & BlockIdx);
   }
+  bool isLoaded() const { return Builtins & Loaded; }
+  bool isFromFloat() const { return Builtins & FromFloat; }
 };
 
-/// Where a local variable first received a thread-dependent value.
+/// Where a local variable first received a thread-dependent, loaded or
+/// float-converted value.
 struct VariableDefinition {
   const clang::Expr *Value = nullptr; ///< The initialiser or assigned value.
   clang::SourceLocation Loc;          ///< The declaration or assignment.
@@ -68,7 +75,8 @@ public:
     return originOf(Var).isThreadDependent();
   }
 
-  /// The first thread-dependent definition of \p Var, if it has one.
+  /// The first definition of \p Var that gives it a thread-dependent,
+  /// loaded or float-converted value, if it has one.
   const VariableDefinition *definitionOf(const clang::VarDecl *Var) const;
 
   /// The launch builtins and thread-dependent variables that \p E reads

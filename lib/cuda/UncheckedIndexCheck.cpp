@@ -15,11 +15,15 @@ namespace gpuguard::cuda {
 UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
                                          tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      CheckBlockLocalIndexes(Options.get("CheckBlockLocalIndexes", false)) {}
+      CheckBlockLocalIndexes(Options.get("CheckBlockLocalIndexes", false)),
+      CheckLoadedIndexes(Options.get("CheckLoadedIndexes", false)),
+      CheckFloatIndexes(Options.get("CheckFloatIndexes", true)) {}
 
 void UncheckedIndexCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckBlockLocalIndexes", CheckBlockLocalIndexes);
+  Options.store(Opts, "CheckLoadedIndexes", CheckLoadedIndexes);
+  Options.store(Opts, "CheckFloatIndexes", CheckFloatIndexes);
 }
 
 void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
@@ -34,44 +38,151 @@ void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// The side of the guard comparison that \p Part is compared with, as
+/// written (`n` in `j > n`), or empty when the guard is not a comparison.
+static std::string boundText(const Expr *Guard, const Expr *Part,
+                             const ASTContext &Context) {
+  const auto *Compare =
+      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
+  if (!Compare || !Compare->isComparisonOp())
+    return "";
+  std::string PartText = quoteSource(Part, Context);
+  std::string L = quoteSource(Compare->getLHS(), Context);
+  std::string R = quoteSource(Compare->getRHS(), Context);
+  if (L == PartText)
+    return R;
+  if (R == PartText)
+    return L;
+  return "";
+}
+
+void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
+                                        const IndexProblem &Problem,
+                                        const ThreadIndexProvenance &Provenance,
+                                        ASTContext &Context) {
+  const Expr *Access = Finding.Access.Access;
+  const Expr *Index = stripIndexCasts(Finding.Access.Index);
+  SourceLocation Loc = Access->getBeginLoc();
+  std::string AccessText = quoteSource(Access, Context);
+  std::string IndexText = quoteSource(Index, Context);
+  std::string PartText = quoteSource(Problem.Part, Context);
+  bool WholeIndex = stripIndexCasts(Problem.Part) == Index;
+  std::string PartName =
+      Problem.Variable ? Problem.Variable->getName().str() : PartText;
+
+  switch (Problem.Kind) {
+  case IndexProblemKind::Unbounded: {
+    const char *What = nullptr;
+    switch (Problem.Source) {
+    case IndexSource::ThreadIndex:
+      What = "depends on the thread index and is not bounded by a guard on "
+             "every path";
+      break;
+    case IndexSource::Loaded:
+      What = Problem.MissingLowerBound
+                 ? "is loaded from memory and is not checked against zero on "
+                   "every path"
+                 : "is loaded from memory and is not checked against a bound "
+                   "on every path";
+      break;
+    case IndexSource::FromFloat:
+      What = Problem.MissingLowerBound
+                 ? "is converted from floating point and is not bounded below "
+                   "on every path; NaN or a negative value becomes a garbage "
+                   "index"
+                 : "is converted from floating point and is not bounded on "
+                   "every path; NaN or an out-of-range value becomes a "
+                   "garbage index";
+      break;
+    }
+    if (WholeIndex && (Problem.Variable || isa<DeclRefExpr>(Index)))
+      diag(Loc, "index '%0' of '%1' %2")
+          << PartName << AccessText << What << Index->getSourceRange();
+    else if (WholeIndex)
+      diag(Loc, "the index of '%0' %1")
+          << AccessText << What << Index->getSourceRange();
+    else
+      diag(Loc, "'%0' in the index of '%1' %2")
+          << PartName << AccessText << What << Index->getSourceRange();
+    break;
+  }
+  case IndexProblemKind::OnePastTheBound: {
+    std::string Bound = boundText(Problem.Guard, Problem.Part, Context);
+    if (Bound.empty())
+      diag(Loc, "the guard lets index '%0' of '%1' reach its bound, one past "
+                "the end")
+          << PartName << AccessText << Index->getSourceRange();
+    else
+      diag(Loc, "the guard lets index '%0' of '%1' reach '%2', one past the "
+                "end")
+          << PartName << AccessText << Bound << Index->getSourceRange();
+    if (Problem.Guard)
+      diag(Problem.Guard->getBeginLoc(),
+           "'%0' can be equal to its bound past this guard",
+           DiagnosticIDs::Note)
+          << PartName;
+    return;
+  }
+  case IndexProblemKind::OffsetNotCovered:
+  case IndexProblemKind::LaunchExtentOffset:
+    diag(Loc, "index '%0' of '%1' is not covered by the guard on '%2'")
+        << IndexText << AccessText << PartName << Index->getSourceRange();
+    if (Problem.Guard)
+      diag(Problem.Guard->getBeginLoc(), "guard here bounds '%0', not '%1'",
+           DiagnosticIDs::Note)
+          << PartName << IndexText;
+    return;
+  case IndexProblemKind::NegativeOffset:
+    if (Problem.Offset == -1)
+      diag(Loc, "index '%0' of '%1' is negative when '%2' is 0; no guard "
+                "bounds '%2' from below")
+          << IndexText << AccessText << PartName << Index->getSourceRange();
+    else
+      diag(Loc, "index '%0' of '%1' is negative when '%2' is below %3; no "
+                "guard bounds '%2' from below")
+          << IndexText << AccessText << PartName << -Problem.Offset
+          << Index->getSourceRange();
+    break;
+  case IndexProblemKind::UnboundedTileColumn:
+    diag(Loc, "the tile column in the index of '%0' is not bounded by a "
+              "guard on every path; in the last, partial tile it runs past "
+              "the end")
+        << AccessText << Index->getSourceRange();
+    return;
+  }
+  if (Problem.Variable)
+    noteDefinition(Problem.Variable, Provenance);
+}
+
+void UncheckedIndexCheck::noteDefinition(
+    const VarDecl *Variable, const ThreadIndexProvenance &Provenance) {
+  const VariableDefinition *Definition = Provenance.definitionOf(Variable);
+  if (!Definition)
+    return;
+  std::string Inputs = joinQuoted(Provenance.inputsOf(Definition->Value));
+  if (Inputs.empty())
+    diag(Definition->Loc, "'%0' is computed here", DiagnosticIDs::Note)
+        << Variable->getName();
+  else
+    diag(Definition->Loc, "'%0' is computed here from %1", DiagnosticIDs::Note)
+        << Variable->getName() << Inputs;
+}
+
 void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
   ThreadIndexProvenance Provenance(*Function, Context);
   GuardAnalysisOptions AnalysisOptions;
   AnalysisOptions.TrustBlockSizedStorage = !CheckBlockLocalIndexes;
-
+  AnalysisOptions.CheckLoadedIndexes = CheckLoadedIndexes;
+  AnalysisOptions.CheckFloatIndexes = CheckFloatIndexes;
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions)) {
-    const Expr *Access = Finding.Access.Access;
-    std::string AccessText = quoteSource(Access, Context);
-    const Expr *Index = stripIndexCasts(Finding.Access.Index);
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Index)) {
-      diag(Access->getBeginLoc(),
-           "index '%0' of '%1' depends on the thread index and is not "
-           "bounded by a guard on every path")
-          << Ref->getDecl()->getName() << AccessText << Index->getSourceRange();
-    } else if (Finding.UnboundedVariables.empty()) {
-      diag(Access->getBeginLoc(),
-           "the index of '%0' depends on the thread index and is not "
-           "bounded by a guard on every path")
-          << AccessText << Index->getSourceRange();
-    } else {
-      diag(Access->getBeginLoc(),
-           "'%0' in the index of '%1' depends on the thread index and is not "
-           "bounded by a guard on every path")
-          << Finding.UnboundedVariables.front()->getName() << AccessText
-          << Index->getSourceRange();
-    }
-    for (const VarDecl *Var : Finding.UnboundedVariables) {
-      const VariableDefinition *Definition = Provenance.definitionOf(Var);
-      if (!Definition)
-        continue;
-      diag(Definition->Loc, "'%0' is computed here from %1",
-           DiagnosticIDs::Note)
-          << Var->getName()
-          << joinQuoted(Provenance.inputsOf(Definition->Value));
-    }
+    reportProblem(Finding, Finding.Problems.front(), Provenance, Context);
+    // Other unbounded variables of the same index get their origin noted.
+    for (const IndexProblem &Other : llvm::drop_begin(Finding.Problems))
+      if (Other.Kind == IndexProblemKind::Unbounded && Other.Variable)
+        noteDefinition(Other.Variable, Provenance);
   }
 }
 

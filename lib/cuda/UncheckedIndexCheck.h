@@ -13,6 +13,7 @@
 #ifndef GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
 #define GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
 
+#include "Analysis/GuardAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace gpuguard::cuda {
@@ -31,8 +32,19 @@ public:
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  void reportProblem(const UnguardedAccess &Finding,
+                     const IndexProblem &Problem,
+                     const ThreadIndexProvenance &Provenance,
+                     clang::ASTContext &Context);
+  void noteDefinition(const clang::VarDecl *Variable,
+                      const ThreadIndexProvenance &Provenance);
+
   /// Also flag block-local indexes into `__shared__` and local arrays.
   const bool CheckBlockLocalIndexes;
+  /// Also flag indexes loaded from memory that no guard validates.
+  const bool CheckLoadedIndexes;
+  /// Flag indexes converted from floating point with no bound or clamp.
+  const bool CheckFloatIndexes;
 };
 
 } // namespace gpuguard::cuda
