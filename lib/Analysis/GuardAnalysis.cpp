@@ -167,11 +167,17 @@ void collectReassigned(const Stmt *S,
 
 class GuardDataflow {
 public:
+  /// With \p IndexParameters, the analysis summarises a helper: those
+  /// parameters are treated as indexes that need a bound.
   GuardDataflow(const FunctionDecl &Function, ASTContext &Context,
                 const ThreadIndexProvenance &Provenance,
-                const GuardAnalysisOptions &Options)
+                const GuardAnalysisOptions &Options,
+                llvm::ArrayRef<const ParmVarDecl *> IndexParameters = {},
+                unsigned HelperDepth = 0)
       : Function(Function), Context(Context), Provenance(Provenance),
-        Options(Options) {
+        Options(Options),
+        IndexParameters(IndexParameters.begin(), IndexParameters.end()),
+        HelperDepth(HelperDepth) {
     collectReassigned(Function.getBody(), Reassigned);
   }
 
@@ -214,6 +220,21 @@ private:
   const ThreadIndexProvenance &Provenance;
   const GuardAnalysisOptions &Options;
   llvm::SmallPtrSet<const VarDecl *, 16> Reassigned;
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> IndexParameters;
+  unsigned HelperDepth;
+
+  /// A parameter of a helper that the helper uses as an index (plus a
+  /// constant offset) with no guard of its own.
+  struct HelperSink {
+    unsigned Parameter;
+    int64_t Offset;
+    const Expr *Access;
+  };
+  const std::vector<HelperSink> &sinksOf(const FunctionDecl &Helper);
+  void checkHelperCall(const CallExpr &Call, const FactSet &Facts,
+                       std::vector<UnguardedAccess> &Findings);
+  bool readsIndexParameter(const Expr *E) const;
+  llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
   /// Set while judging a block-local index into block-sized storage: only
   /// its lower bound is in question.
   mutable bool UpperTrusted = false;
@@ -297,9 +318,24 @@ Fact &GuardDataflow::factFor(const Expr *Value, FactSet &Facts) {
   return Facts.back();
 }
 
+bool GuardDataflow::readsIndexParameter(const Expr *E) const {
+  if (IndexParameters.empty() || !E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      return IndexParameters.count(Param);
+  if (isa<ArraySubscriptExpr, CallExpr>(E))
+    return false;
+  for (const Stmt *Child : E->children())
+    if (readsIndexParameter(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
+}
+
 bool GuardDataflow::needsBound(const Expr *E) const {
   ValueOrigin Origin = Provenance.originOf(E);
-  return Origin.isThreadDependent() ||
+  return Origin.isThreadDependent() || readsIndexParameter(E) ||
          (Options.CheckLoadedIndexes && Origin.isLoaded()) ||
          (Options.CheckFloatIndexes && Origin.isFromFloat());
 }
@@ -308,7 +344,7 @@ IndexSource GuardDataflow::sourceOf(const Expr *E) const {
   ValueOrigin Origin = Provenance.originOf(E);
   if (Options.CheckFloatIndexes && Origin.isFromFloat())
     return IndexSource::FromFloat;
-  if (Origin.isThreadDependent())
+  if (Origin.isThreadDependent() || readsIndexParameter(E))
     return IndexSource::ThreadIndex;
   return IndexSource::Loaded;
 }
@@ -857,8 +893,73 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
     if (isNoReturnAssertHandler(Call))
       return false;
+    if (Findings)
+      checkHelperCall(*Call, Facts, *Findings);
   }
   return true;
+}
+
+const std::vector<GuardDataflow::HelperSink> &
+GuardDataflow::sinksOf(const FunctionDecl &Helper) {
+  auto [It, Inserted] = Sinks.try_emplace(&Helper);
+  if (!Inserted)
+    return It->second;
+  llvm::SmallVector<const ParmVarDecl *, 4> Parameters;
+  for (const ParmVarDecl *Param : Helper.parameters())
+    if (Param->getType()->isIntegralOrEnumerationType())
+      Parameters.push_back(Param);
+  if (Parameters.empty())
+    return It->second;
+  ThreadIndexProvenance HelperProvenance(Helper, Context);
+  GuardDataflow Summary(Helper, Context, HelperProvenance, Options, Parameters,
+                        HelperDepth + 1);
+  std::vector<HelperSink> Found;
+  for (const UnguardedAccess &Finding : Summary.run()) {
+    const IndexProblem &Problem = Finding.Problems.front();
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(Problem.Variable);
+    if (!Param || Problem.Kind != IndexProblemKind::Unbounded || Finding.Helper)
+      continue;
+    Found.push_back({Param->getFunctionScopeIndex(), Problem.Offset,
+                     Finding.Access.Access});
+  }
+  // The map may have grown during the nested run.
+  return Sinks[&Helper] = std::move(Found);
+}
+
+void GuardDataflow::checkHelperCall(const CallExpr &Call, const FactSet &Facts,
+                                    std::vector<UnguardedAccess> &Findings) {
+  const FunctionDecl *Helper = Call.getDirectCallee();
+  if (!Helper || HelperDepth >= 2 || Helper == &Function ||
+      !Helper->hasAttr<CUDADeviceAttr>())
+    return;
+  const FunctionDecl *Definition = nullptr;
+  if (!Helper->hasBody(Definition) ||
+      Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return;
+  for (const HelperSink &Sink : sinksOf(*Definition)) {
+    if (Sink.Parameter >= Call.getNumArgs())
+      continue;
+    const Expr *Argument = Call.getArg(Sink.Parameter);
+    if (!needsBound(Argument))
+      continue;
+    UpperTrusted = false;
+    CurrentExtent.reset();
+    Judgement Result;
+    evaluate(Argument, Sink.Offset, Facts, Result);
+    if (Result.Problems.empty()) {
+      if (Result.AnyBounded ||
+          Provenance.originOf(stripIndexCasts(Argument)).IsBareCoordinate)
+        continue;
+      IndexProblem Problem;
+      Problem.Part = stripIndexCasts(Argument);
+      Problem.Source = sourceOf(Argument);
+      Result.Problems.push_back(Problem);
+    }
+    UnguardedAccess Finding{{&Call, nullptr, Argument}, Result.Problems};
+    Finding.Helper = Definition;
+    Finding.HelperAccess = Sink.Access;
+    Findings.push_back(std::move(Finding));
+  }
 }
 
 /// What holds after a join: the facts both sides know, at their weakest.

@@ -88,6 +88,12 @@ struct UnguardedAccess {
   IndexedAccess Access;
   /// At least one; the first is the one to report.
   llvm::SmallVector<IndexProblem, 2> Problems;
+  /// Set when the index is passed to a visible `__device__` helper that
+  /// uses it as an index without a guard of its own: Access.Access is then
+  /// the call, Access.Index the argument, and HelperAccess the helper's
+  /// access.
+  const clang::FunctionDecl *Helper = nullptr;
+  const clang::Expr *HelperAccess = nullptr;
 };
 
 struct GuardAnalysisOptions {

@@ -65,6 +65,11 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
   SourceLocation Loc = Access->getBeginLoc();
   std::string AccessText = quoteSource(Access, Context);
   std::string IndexText = quoteSource(Index, Context);
+  // An index passed to a helper is used there with the helper's offset.
+  if (Finding.Helper && Problem.Offset > 0)
+    IndexText += " + " + std::to_string(Problem.Offset);
+  else if (Finding.Helper && Problem.Offset < 0)
+    IndexText += " - " + std::to_string(-Problem.Offset);
   std::string PartText = quoteSource(Problem.Part, Context);
   bool WholeIndex = stripIndexCasts(Problem.Part) == Index;
   std::string PartName =
@@ -95,7 +100,11 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
                    "garbage index";
       break;
     }
-    if (WholeIndex && (Problem.Variable || isa<DeclRefExpr>(Index)))
+    if (Finding.Helper)
+      diag(Loc, "index '%0' passed to '%1' %2")
+          << PartText << Finding.Helper->getName() << What
+          << Index->getSourceRange();
+    else if (WholeIndex && (Problem.Variable || isa<DeclRefExpr>(Index)))
       diag(Loc, "index '%0' of '%1' %2")
           << PartName << AccessText << What << Index->getSourceRange();
     else if (WholeIndex)
@@ -179,6 +188,12 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions)) {
     reportProblem(Finding, Finding.Problems.front(), Provenance, Context);
+    if (Finding.Helper) {
+      diag(Finding.HelperAccess->getBeginLoc(),
+           "'%0' uses it as an index here, with no guard of its own",
+           DiagnosticIDs::Note)
+          << Finding.Helper->getName();
+    }
     // Other unbounded variables of the same index get their origin noted.
     for (const IndexProblem &Other : llvm::drop_begin(Finding.Problems))
       if (Other.Kind == IndexProblemKind::Unbounded && Other.Variable)

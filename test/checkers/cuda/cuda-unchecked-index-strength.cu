@@ -239,3 +239,30 @@ __global__ void histogram(const float *x, int *hist, int n, int nbins) {
   int clamped = min(max(bin, 0), nbins - 1);
   atomicAdd(&hist[clamped], 1);
 }
+
+// ---- Guards in the caller of a __device__ helper ----------------------------
+
+__device__ void storeAt(float *out, int idx, float value) { out[idx] = value; }
+
+__device__ float loadNext(const float *in, int idx) { return in[idx + 1]; }
+
+__device__ void storeChecked(float *out, int idx, int n, float value) {
+  if (idx < n)
+    out[idx] = value;
+}
+
+__global__ void helpers(float *out, const float *in, int n) {
+  int i = GLOBAL_INDEX;
+  storeAt(out, i, 1.0f);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' passed to 'storeAt' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-14]]:61: note: 'storeAt' uses it as an index here, with no guard of its own
+  if (i < n)
+    storeAt(out, i, 2.0f);
+  if (i < n)
+    out[i] = loadNext(in, i);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: index 'i + 1' of 'loadNext(in, i)' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
+  // CHECK-NOTES: :[[@LINE-19]]:62: note: 'loadNext' uses it as an index here, with no guard of its own
+  storeChecked(out, i, n, 3.0f);
+}
