@@ -234,6 +234,7 @@ private:
   void checkHelperCall(const CallExpr &Call, const FactSet &Facts,
                        std::vector<UnguardedAccess> &Findings);
   bool readsIndexParameter(const Expr *E) const;
+  bool readsReassignedLocal(const Expr *E) const;
   llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
   /// Set while judging a block-local index into block-sized storage: only
   /// its lower bound is in question.
@@ -331,6 +332,13 @@ bool GuardDataflow::readsIndexParameter(const Expr *E) const {
     if (readsIndexParameter(dyn_cast_or_null<Expr>(Child)))
       return true;
   return false;
+}
+
+bool GuardDataflow::readsReassignedLocal(const Expr *E) const {
+  llvm::SmallVector<const VarDecl *, 4> Reads;
+  collectReads(E, Reads);
+  return llvm::any_of(
+      Reads, [&](const VarDecl *Var) { return Reassigned.count(Var); });
 }
 
 bool GuardDataflow::needsBound(const Expr *E) const {
@@ -737,7 +745,8 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       Covered[I] = true;
   }
   const Expr *LaunchExtent = nullptr;
-  bool HasOtherUniformTerm = false;
+  // A uniform term that moves at run time (`t * TILE` in a tile loop).
+  bool HasMovingOffset = false;
   size_t LastNeedy = Terms.size();
   for (size_t I = 0; I < Terms.size(); ++I) {
     if (Covered[I])
@@ -748,16 +757,16 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     }
     if (readsLaunchExtent(Provenance.originOf(Terms[I])))
       LaunchExtent = LaunchExtent ? LaunchExtent : Terms[I];
-    else
-      HasOtherUniformTerm = true;
+    else if (readsReassignedLocal(Terms[I]))
+      HasMovingOffset = true;
   }
   for (size_t I = 0; I < Terms.size(); ++I) {
     if (Covered[I] || !needsBound(Terms[I]))
       continue;
     const Expr *Term = stripIndexCasts(Terms[I]);
     int64_t TermOffset = I == LastNeedy ? Offset : 0;
-    if (Provenance.originOf(Term).IsBareCoordinate && HasOtherUniformTerm &&
-        !UpperTrusted) {
+    if (Provenance.originOf(Term).IsBareCoordinate && HasMovingOffset &&
+        !UpperTrusted && !find(Term, Facts)) {
       // `t * TILE + threadIdx.x`: the coordinate walks a tile whose offset
       // changes at run time; in the last, partial tile it passes the end.
       IndexProblem Problem;

@@ -104,6 +104,8 @@ __device__ int min(int, int);
 __device__ unsigned min(unsigned, unsigned);
 __device__ int max(int, int);
 __device__ unsigned max(unsigned, unsigned);
+__device__ int __float2int_rz(float);
+__device__ int __float2int_rn(float);
 
 extern "C" {
 __device__ float sqrtf(float);
