@@ -235,10 +235,20 @@ private:
                        std::vector<UnguardedAccess> &Findings);
   bool readsIndexParameter(const Expr *E) const;
   bool readsReassignedLocal(const Expr *E) const;
+  bool isGlobalCombination(const Expr *E) const;
+  /// Inside a helper's condition read at a call: the call's arguments.
+  llvm::DenseMap<const ParmVarDecl *, const Expr *> Bindings;
+  const Expr *bound(const Expr *E) const;
   llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
   /// Set while judging a block-local index into block-sized storage: only
   /// its lower bound is in question.
   mutable bool UpperTrusted = false;
+  /// How deep evaluate() is in reading locals through their initialisers.
+  mutable unsigned Substitutions = 0;
+  /// Set when the array being indexed is known by its name to hold one more
+  /// element than the bound of its index (CSR row pointers, offsets).
+  bool ExtentPlusOne = false;
+  bool isExtentPlusOneArray(const Expr *Base) const;
   /// The constant extent of the array being indexed, when it has one.
   std::optional<int64_t> CurrentExtent;
 };
@@ -334,6 +344,38 @@ bool GuardDataflow::readsIndexParameter(const Expr *E) const {
   return false;
 }
 
+bool GuardDataflow::isExtentPlusOneArray(const Expr *Base) const {
+  if (!Options.ExtentPlusOneArrays || !Base)
+    return false;
+  Base = Base->IgnoreParenImpCasts();
+  const NamedDecl *Named = nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+    Named = Ref->getDecl();
+  else if (const auto *Member = dyn_cast<MemberExpr>(Base))
+    Named = Member->getMemberDecl();
+  return Named && Named->getIdentifier() &&
+         Options.ExtentPlusOneArrays->match(Named->getName());
+}
+
+bool GuardDataflow::isGlobalCombination(const Expr *E) const {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Ignored = 0;
+  flattenSum(E, Context, Terms, Ignored);
+  llvm::SmallVector<const Expr *, 4> Needy;
+  for (const Expr *Term : Terms)
+    if (needsBound(Term))
+      Needy.push_back(stripIndexCasts(Term));
+  if (Needy.size() >= 2)
+    return true;
+  if (Needy.size() == 1)
+    if (const auto *BO = dyn_cast<BinaryOperator>(Needy.front()))
+      if (BO->isMultiplicativeOp() || BO->isShiftOp() || BO->isBitwiseOp())
+        return (needsBound(BO->getLHS()) &&
+                isGlobalCombination(BO->getLHS())) ||
+               (needsBound(BO->getRHS()) && isGlobalCombination(BO->getRHS()));
+  return false;
+}
+
 bool GuardDataflow::readsReassignedLocal(const Expr *E) const {
   llvm::SmallVector<const VarDecl *, 4> Reads;
   collectReads(E, Reads);
@@ -357,9 +399,19 @@ IndexSource GuardDataflow::sourceOf(const Expr *E) const {
   return IndexSource::Loaded;
 }
 
+const Expr *GuardDataflow::bound(const Expr *E) const {
+  E = stripIndexCasts(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      if (const Expr *Argument = Bindings.lookup(Param))
+        return Argument;
+  return E;
+}
+
 void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
                              int64_t Slack, const Expr *Guard, FactSet &Facts) {
-  Value = stripIndexCasts(Value);
+  Value = bound(Value);
+  Bound = bound(Bound);
   // `i + 1 < n` bounds `i` by `n - 1`.
   llvm::SmallVector<const Expr *, 4> ValueTerms;
   int64_t ValueConstant = 0;
@@ -370,10 +422,17 @@ void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
   }
   if (!needsBound(Value))
     return;
-  // Read the bound through unchanged locals: `last = n - 1; i <= last`.
+  // Read the bound through an unchanged local that holds a last valid
+  // index (`last = n - 1; if (i > last)`). A local holding a size
+  // (`oh = h - k + 1`) is the extent itself and is kept as it is.
   for (unsigned Depth = 0; Depth < 4; ++Depth) {
     const Expr *Init = unchangedInit(Bound);
     if (!Init)
+      break;
+    llvm::SmallVector<const Expr *, 4> InitTerms;
+    int64_t InitConstant = 0;
+    flattenSum(Init, Context, InitTerms, InitConstant);
+    if (InitConstant >= 0)
       break;
     Bound = Init;
   }
@@ -399,7 +458,7 @@ void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
 
 void GuardDataflow::addLower(const Expr *Value, int64_t Lower,
                              const Expr *Guard, FactSet &Facts) {
-  Value = stripIndexCasts(Value);
+  Value = bound(Value);
   llvm::SmallVector<const Expr *, 4> ValueTerms;
   int64_t ValueConstant = 0;
   flattenSum(Value, Context, ValueTerms, ValueConstant);
@@ -431,6 +490,28 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
   if (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
     if (Not->getOpcode() == UO_LNot)
       assume(Not->getSubExpr(), !Truth, Facts, Depth + 1);
+    return;
+  }
+  // A guard computed by a helper that returns a condition:
+  // `if (inImage(x, y, w, h))`, read with the call's arguments.
+  if (const auto *Call = dyn_cast<CallExpr>(Cond)) {
+    const FunctionDecl *Helper = Call->getDirectCallee();
+    const FunctionDecl *Definition = nullptr;
+    if (!Helper || !Helper->hasBody(Definition) ||
+        Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+      return;
+    const auto *Body = dyn_cast<CompoundStmt>(Definition->getBody());
+    const auto *Return = Body && Body->size() == 1
+                             ? dyn_cast<ReturnStmt>(Body->body_front())
+                             : nullptr;
+    if (!Return || !Return->getRetValue() ||
+        Call->getNumArgs() != Definition->getNumParams())
+      return;
+    auto Saved = Bindings;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      Bindings[Definition->getParamDecl(I)] = bound(Call->getArg(I));
+    assume(Return->getRetValue(), Truth, Facts, Depth + 1);
+    Bindings = std::move(Saved);
     return;
   }
   // A guard kept in a local bool that never changes.
@@ -617,7 +698,7 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
 
   bool UpperOK = UpperTrusted;
   if (!UpperOK && F.UpperSlack)
-    UpperOK = *F.UpperSlack <= -Offset;
+    UpperOK = *F.UpperSlack <= -Offset + (ExtentPlusOne ? 1 : 0);
   if (!UpperOK && F.ConstUpper)
     UpperOK =
         CurrentExtent ? *F.ConstUpper + Offset <= *CurrentExtent : Offset <= 0;
@@ -683,6 +764,42 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
   }
   if (const VarDecl *Var = asLocalVariable(E)) {
     Problem.Variable = Var;
+    // A local that never changes is as bounded as its initialiser:
+    // `base = row * cols` after `if (row >= rows) return;`.
+    if (const Expr *Init = unchangedInit(E); Init && Substitutions < 4) {
+      Judgement Sub;
+      ++Substitutions;
+      evaluate(Init, Offset, Facts, Sub);
+      --Substitutions;
+      if (!Sub.Problems.empty()) {
+        // Name the variable unless the initialiser's problem names one.
+        if (llvm::none_of(Sub.Problems, [](const IndexProblem &P) {
+              return P.Variable != nullptr;
+            })) {
+          IndexProblem Named = Sub.Problems.front();
+          Named.Part = E;
+          Named.Variable = Var;
+          Result.Problems.push_back(Named);
+          return;
+        }
+        Result.Problems.append(Sub.Problems.begin(), Sub.Problems.end());
+        return;
+      }
+      if (Sub.AnyBounded) {
+        Result.AnyBounded = true;
+        return;
+      }
+      // A scaled coordinate (`blockIdx.x * cols`) is neutral; a sum of
+      // coordinates of different levels is a global index needing a bound.
+      if (!isGlobalCombination(Init))
+        return;
+    }
+    if (UpperTrusted && Offset >= 0)
+      return;
+    if (UpperTrusted) {
+      Problem.Kind = IndexProblemKind::NegativeOffset;
+      Problem.MissingLowerBound = true;
+    }
     Result.Problems.push_back(Problem);
     return;
   }
@@ -830,17 +947,26 @@ void GuardDataflow::checkAccess(const IndexedAccess &Access,
                  !Origin.isFromFloat() && !Origin.isLoaded() &&
                  isBlockStorage(Access.Base);
   CurrentExtent.reset();
+  ExtentPlusOne = isExtentPlusOneArray(Access.Base);
   if (const auto *Array = Context.getAsConstantArrayType(
           Access.Base->IgnoreParenImpCasts()->getType()))
     CurrentExtent = Array->getSize().getLimitedValue(INT64_MAX);
   Judgement Result;
   evaluate(Index, 0, Facts, Result);
   if (Result.Problems.empty()) {
-    if (Result.AnyBounded || UpperTrusted)
+    // Nothing bounded it, but a scaled coordinate (`out[blockIdx.x * cols]`,
+    // `scratch[threadIdx.x >> 5]`) is sized by the launch; only a sum of
+    // coordinates (`blockIdx.x * blockDim.x + threadIdx.x`) needs a guard.
+    bool CheckedBlockStorage = !Options.TrustBlockSizedStorage &&
+                               Origin.isBlockLocal() &&
+                               isBlockStorage(Access.Base);
+    if (Result.AnyBounded || UpperTrusted ||
+        (!isGlobalCombination(Index) && !CheckedBlockStorage))
       return;
     // Only launch builtins, combined: `blockIdx.x * blockDim.x + threadIdx.x`.
     IndexProblem Problem;
     Problem.Part = Index;
+    Problem.Variable = asLocalVariable(Index);
     Problem.Source = sourceOf(Index);
     Result.Problems.push_back(Problem);
   }
@@ -953,6 +1079,7 @@ void GuardDataflow::checkHelperCall(const CallExpr &Call, const FactSet &Facts,
       continue;
     UpperTrusted = false;
     CurrentExtent.reset();
+    ExtentPlusOne = false;
     Judgement Result;
     evaluate(Argument, Sink.Offset, Facts, Result);
     if (Result.Problems.empty()) {

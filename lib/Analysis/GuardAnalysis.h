@@ -25,6 +25,7 @@
 #include "Analysis/ThreadIndexProvenance.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Regex.h"
 #include <vector>
 
 namespace clang {
@@ -104,6 +105,9 @@ struct GuardAnalysisOptions {
   bool CheckLoadedIndexes = false;
   /// Require a bound (or clamp) for indexes converted from floating point.
   bool CheckFloatIndexes = true;
+  /// Arrays whose names match hold one element more than the bound of
+  /// their index: `rowPtr[row + 1]` under `row < rows` is in bounds.
+  const llvm::Regex *ExtentPlusOneArrays = nullptr;
 };
 
 /// Runs the analysis on the body of \p Function. Functions whose CFG cannot

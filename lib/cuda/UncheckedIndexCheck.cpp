@@ -12,18 +12,28 @@ using namespace clang::ast_matchers;
 
 namespace gpuguard::cuda {
 
+// CSR row pointers, segment offsets and the like hold one entry more than
+// the rows they describe.
+static constexpr llvm::StringLiteral DefaultExtentPlusOneArrays =
+    "([Pp]tr|PTR|[Oo]ffsets?|OFFSETS?|[Ss]tarts?|[Ii]ndptr|[Bb]ounds|"
+    "[Bb]oundaries)$";
+
 UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
                                          tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       CheckBlockLocalIndexes(Options.get("CheckBlockLocalIndexes", false)),
       CheckLoadedIndexes(Options.get("CheckLoadedIndexes", false)),
-      CheckFloatIndexes(Options.get("CheckFloatIndexes", true)) {}
+      CheckFloatIndexes(Options.get("CheckFloatIndexes", true)),
+      ExtentPlusOneArrays(
+          Options.get("ExtentPlusOneArrays", DefaultExtentPlusOneArrays)),
+      ExtentPlusOneRegex(ExtentPlusOneArrays) {}
 
 void UncheckedIndexCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckBlockLocalIndexes", CheckBlockLocalIndexes);
   Options.store(Opts, "CheckLoadedIndexes", CheckLoadedIndexes);
   Options.store(Opts, "CheckFloatIndexes", CheckFloatIndexes);
+  Options.store(Opts, "ExtentPlusOneArrays", ExtentPlusOneArrays);
 }
 
 void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
@@ -185,6 +195,8 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   AnalysisOptions.TrustBlockSizedStorage = !CheckBlockLocalIndexes;
   AnalysisOptions.CheckLoadedIndexes = CheckLoadedIndexes;
   AnalysisOptions.CheckFloatIndexes = CheckFloatIndexes;
+  if (!ExtentPlusOneArrays.empty() && ExtentPlusOneRegex.isValid())
+    AnalysisOptions.ExtentPlusOneArrays = &ExtentPlusOneRegex;
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions)) {
     reportProblem(Finding, Finding.Problems.front(), Provenance, Context);

@@ -45,6 +45,9 @@ private:
   const bool CheckLoadedIndexes;
   /// Flag indexes converted from floating point with no bound or clamp.
   const bool CheckFloatIndexes;
+  /// Names of arrays that hold one element more than their index's bound.
+  const std::string ExtentPlusOneArrays;
+  llvm::Regex ExtentPlusOneRegex;
 };
 
 } // namespace gpuguard::cuda

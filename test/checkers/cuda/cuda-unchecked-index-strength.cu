@@ -266,3 +266,29 @@ __global__ void helpers(float *out, const float *in, int n) {
   // CHECK-NOTES: :[[@LINE-19]]:62: note: 'loadNext' uses it as an index here, with no guard of its own
   storeChecked(out, i, n, 3.0f);
 }
+
+// ---- Guards computed by a helper, and arrays one longer than their bound ---
+
+__device__ bool inRange(int i, int n) { return i >= 0 && i < n; }
+
+__global__ void guardFromABoolHelper(float *out, int n) {
+  int i = GLOBAL_INDEX;
+  if (inRange(i, n))
+    out[i] = 0.0f;
+  if (!inRange(i, n))
+    return;
+  out[i + 1] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i + 1' of 'out[i + 1]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-10]]:58: note: guard here bounds 'i', not 'i + 1'
+}
+
+__global__ void csrRowPointers(const int *rowPtr, const float *val, float *y,
+                               int rows) {
+  int row = GLOBAL_INDEX;
+  if (row < rows) {
+    float sum = 0.0f;
+    for (int j = rowPtr[row]; j < rowPtr[row + 1]; ++j)
+      sum += val[j];
+    y[row] = sum;
+  }
+}
