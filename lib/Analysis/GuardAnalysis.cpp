@@ -1,6 +1,7 @@
 //===--- GuardAnalysis.cpp - Which indexes a guard bounds -----------------===//
 
 #include "Analysis/GuardAnalysis.h"
+#include "Analysis/BranchCondition.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -120,19 +121,6 @@ bool isNoReturnAssertHandler(const CallExpr *Call) {
                      .Default(false);
 }
 
-/// The condition a branching block evaluates last: Clang's CFG splits `&&`
-/// and `||` into blocks, and each block branches on its rightmost leaf.
-const Expr *lastEvaluatedLeaf(const Expr *Cond) {
-  while (Cond) {
-    Cond = Cond->IgnoreParenImpCasts();
-    const auto *BO = dyn_cast<BinaryOperator>(Cond);
-    if (!BO || !BO->isLogicalOp())
-      return Cond;
-    Cond = BO->getRHS();
-  }
-  return Cond;
-}
-
 std::optional<int64_t> integerConstant(const Expr *E,
                                        const ASTContext &Context) {
   if (E->isValueDependent() || E->isTypeDependent())
@@ -194,7 +182,8 @@ private:
                 FactSet &Facts);
   Fact &factFor(const Expr *Value, FactSet &Facts);
   void kill(const VarDecl *Var, FactSet &Facts);
-  void addClampFacts(const Expr *Value, const Expr *Clamp, FactSet &Facts);
+  void addClampFacts(const Expr *Value, const Expr *Clamp, FactSet &Facts,
+                     const FactSet &Known);
   const Fact *find(const Expr *E, const FactSet &Facts) const;
   FactKey keyOf(const Expr *E) const;
   const Expr *unchangedInit(const Expr *E) const;
@@ -597,9 +586,69 @@ struct ClampBounds {
   std::optional<int64_t> Lower;
 };
 
-ClampBounds clampBounds(const Expr *E, const ASTContext &Context,
-                        llvm::function_ref<bool(const Expr *)> NeedsBound,
+/// `min(...)`, `max(...)`, `x % n` and `x & mask`: expressions that bound
+/// their own value.
+bool isClampExpression(const Expr *E) {
+  E = stripIndexCasts(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_And;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const auto *Callee = dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl()))
+      return Callee->getIdentifier() &&
+             llvm::is_contained({"min", "max", "umin", "umax", "llmin", "llmax",
+                                 "ullmin", "ullmax"},
+                                Callee->getName());
+  return false;
+}
+
+/// What the analysis knows of a value where a clamp reads it.
+struct ClampContext {
+  const ASTContext &Context;
+  llvm::function_ref<bool(const Expr *)> NeedsBound;
+  /// A lower bound the current facts give the value, if any.
+  llvm::function_ref<std::optional<int64_t>(const Expr *)> KnownLower;
+  /// The initialiser of an unchanging local, if the value names one.
+  llvm::function_ref<const Expr *(const Expr *)> InitOf;
+};
+
+/// A lower bound of a floating-point value: `fmaxf(v, 0.0f)` is never below
+/// 0 (nor NaN: fmaxf returns the other operand), and `fminf` of bounded
+/// values keeps the smaller bound.
+std::optional<double> floatLowerBound(const Expr *E, const ClampContext &C,
+                                      unsigned Depth = 0) {
+  if (Depth > 4)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const Expr *Init = C.InitOf(E))
+    return floatLowerBound(Init, C, Depth + 1);
+  llvm::APFloat Value(0.0);
+  if (const auto *Literal = dyn_cast<FloatingLiteral>(E))
+    return Literal->getValueAsApproximateDouble();
+  if (std::optional<int64_t> Constant = integerConstant(E, C.Context))
+    return static_cast<double>(*Constant);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const auto *Callee =
+      Call ? dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl()) : nullptr;
+  if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2)
+    return std::nullopt;
+  StringRef Name = Callee->getName();
+  std::optional<double> A = floatLowerBound(Call->getArg(0), C, Depth + 1);
+  std::optional<double> B = floatLowerBound(Call->getArg(1), C, Depth + 1);
+  if (llvm::is_contained({"fmaxf", "fmax", "max"}, Name)) {
+    if (A && B)
+      return std::max(*A, *B);
+    return A ? A : B;
+  }
+  if (llvm::is_contained({"fminf", "fmin", "min"}, Name))
+    // The other operand is taken to be a size-like upper limit.
+    return A && B ? std::min(*A, *B) : (A ? A : B);
+  return std::nullopt;
+}
+
+ClampBounds clampBounds(const Expr *E, const ClampContext &C,
                         unsigned Depth = 0) {
+  const ASTContext &Context = C.Context;
+  auto NeedsBound = C.NeedsBound;
   ClampBounds Result;
   E = stripIndexCasts(E);
   if (Depth > 4)
@@ -610,6 +659,12 @@ ClampBounds clampBounds(const Expr *E, const ASTContext &Context,
     Result.Lower = *Constant;
     return Result;
   }
+  Result.Lower = C.KnownLower(E);
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    if (Cast->getCastKind() == CK_FloatingToIntegral)
+      if (std::optional<double> Lower = floatLowerBound(Cast->getSubExpr(), C);
+          Lower && *Lower > -1e18)
+        Result.Lower = static_cast<int64_t>(*Lower);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Rem && !NeedsBound(BO->getRHS())) {
       Result.UpperBound = BO->getRHS();
@@ -637,8 +692,8 @@ ClampBounds clampBounds(const Expr *E, const ASTContext &Context,
   bool IsMax = llvm::is_contained({"max", "umax", "llmax", "ullmax"}, Name);
   if (!IsMin && !IsMax)
     return Result;
-  ClampBounds A = clampBounds(Call->getArg(0), Context, NeedsBound, Depth + 1);
-  ClampBounds B = clampBounds(Call->getArg(1), Context, NeedsBound, Depth + 1);
+  ClampBounds A = clampBounds(Call->getArg(0), C, Depth + 1);
+  ClampBounds B = clampBounds(Call->getArg(1), C, Depth + 1);
   // An argument the analysis does not need to bound (a size, a constant)
   // bounds the minimum from above.
   for (auto [Arg, Bounds] :
@@ -679,9 +734,22 @@ ClampBounds clampBounds(const Expr *E, const ASTContext &Context,
 }
 
 void GuardDataflow::addClampFacts(const Expr *Value, const Expr *Clamp,
-                                  FactSet &Facts) {
-  ClampBounds Bounds = clampBounds(
-      Clamp, Context, [this](const Expr *E) { return needsBound(E); });
+                                  FactSet &Facts, const FactSet &Known) {
+  auto NeedsBound = [this](const Expr *E) { return needsBound(E); };
+  auto KnownLower = [&](const Expr *E) -> std::optional<int64_t> {
+    llvm::SmallVector<const Expr *, 2> Terms;
+    int64_t Constant = 0;
+    flattenSum(E, Context, Terms, Constant);
+    if (Terms.size() != 1)
+      return std::nullopt;
+    const Fact *F = find(Terms.front(), Known);
+    if (!F || !F->Lower)
+      return std::nullopt;
+    return *F->Lower + Constant;
+  };
+  auto InitOf = [this](const Expr *E) { return unchangedInit(E); };
+  ClampBounds Bounds =
+      clampBounds(Clamp, ClampContext{Context, NeedsBound, KnownLower, InitOf});
   if (Bounds.UpperBound)
     addUpper(Value, Bounds.UpperBound, Bounds.UpperSlack, Clamp, Facts);
   if (Bounds.Lower)
@@ -696,7 +764,9 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
   Problem.Offset = Offset;
   Problem.Source = sourceOf(Part);
 
-  bool UpperOK = UpperTrusted;
+  // A launch coordinate is bounded above by the launch itself.
+  bool UpperOK = UpperTrusted ||
+                 (Offset <= 0 && Provenance.originOf(Part).IsBareCoordinate);
   if (!UpperOK && F.UpperSlack)
     UpperOK = *F.UpperSlack <= -Offset + (ExtentPlusOne ? 1 : 0);
   if (!UpperOK && F.ConstUpper)
@@ -742,7 +812,8 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
     return;
   }
   FactSet Clamped;
-  const_cast<GuardDataflow *>(this)->addClampFacts(E, E, Clamped);
+  if (isClampExpression(E))
+    const_cast<GuardDataflow *>(this)->addClampFacts(E, E, Clamped, Facts);
   if (!Clamped.empty()) {
     judge(Clamped.front(), E, Offset, Result);
     return;
@@ -758,6 +829,10 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
     if (Offset < 0) {
       Problem.Kind = IndexProblemKind::NegativeOffset;
       Problem.MissingLowerBound = true;
+      Result.Problems.push_back(Problem);
+    } else if (Offset > 0 && !UpperTrusted) {
+      // The launch bounds the coordinate, not the coordinate plus one.
+      Problem.Kind = IndexProblemKind::OffsetNotCovered;
       Result.Problems.push_back(Problem);
     }
     return;
@@ -833,8 +908,20 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
   int64_t Constant = 0;
   flattenSum(E, Context, Terms, Constant);
   Offset += Constant;
-  if (Terms.size() == 1) {
+  if (Terms.size() == 1 &&
+      stripIndexCasts(Terms.front()) != stripIndexCasts(E)) {
     evaluate(Terms.front(), Offset, Facts, Result);
+    return;
+  }
+  if (Terms.size() == 1) {
+    // `a - b` with b not a constant: flattening leaves it whole. `i - nx`
+    // keeps i's upper bound (how far below zero it may go is not known);
+    // `n - 1 - i` is in bounds when i is.
+    const auto *Difference = cast<BinaryOperator>(stripIndexCasts(E));
+    if (needsBound(Difference->getLHS()))
+      evaluate(Difference->getLHS(), Offset, Facts, Result);
+    if (needsBound(Difference->getRHS()))
+      evaluate(Difference->getRHS(), 0, Facts, Result);
     return;
   }
   llvm::SmallVector<bool, 4> Covered(Terms.size(), false);
@@ -864,6 +951,7 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
   const Expr *LaunchExtent = nullptr;
   // A uniform term that moves at run time (`t * TILE` in a tile loop).
   bool HasMovingOffset = false;
+  const Expr *MovingAddend = nullptr;
   size_t LastNeedy = Terms.size();
   for (size_t I = 0; I < Terms.size(); ++I) {
     if (Covered[I])
@@ -874,8 +962,12 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     }
     if (readsLaunchExtent(Provenance.originOf(Terms[I])))
       LaunchExtent = LaunchExtent ? LaunchExtent : Terms[I];
-    else if (readsReassignedLocal(Terms[I]))
+    else if (readsReassignedLocal(Terms[I])) {
       HasMovingOffset = true;
+      // An unscaled loop counter (`oy + ky`) shifts the value itself.
+      if (!MovingAddend && asLocalVariable(stripIndexCasts(Terms[I])))
+        MovingAddend = Terms[I];
+    }
   }
   for (size_t I = 0; I < Terms.size(); ++I) {
     if (Covered[I] || !needsBound(Terms[I]))
@@ -894,13 +986,15 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     }
     Judgement Part;
     evaluate(Term, TermOffset, Facts, Part);
-    if (LaunchExtent && Part.Problems.empty() && Part.AnyBounded &&
-        !UpperTrusted) {
+    const Expr *Addend = LaunchExtent;
+    if (!Addend && MovingAddend && asLocalVariable(Term))
+      Addend = MovingAddend;
+    if (Addend && Part.Problems.empty() && Part.AnyBounded && !UpperTrusted) {
       IndexProblem Problem;
       Problem.Kind = IndexProblemKind::LaunchExtentOffset;
       Problem.Part = Term;
       Problem.Variable = asLocalVariable(Term);
-      Problem.Addend = LaunchExtent;
+      Problem.Addend = Addend;
       if (const Fact *F = find(Term, Facts))
         Problem.Guard = F->UpperGuard;
       Result.Problems.push_back(Problem);
@@ -987,7 +1081,7 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
     kill(Var, Facts);
     if (!Value)
       return;
-    addClampFacts(Ref, Value, Facts);
+    addClampFacts(Ref, Value, Facts, Before);
     if (const Fact *Source = find(Value, Before)) {
       if (Source->Key.Var == Var)
         return;
@@ -1171,12 +1265,7 @@ std::vector<UnguardedAccess> GuardDataflow::run() {
           return;
     if (Record)
       return;
-    const Expr *Cond = nullptr;
-    if (Block->succ_size() == 2 && Block->getTerminatorStmt() &&
-        !isa<SwitchStmt>(Block->getTerminatorStmt()))
-      if (const auto *Terminator = dyn_cast_or_null<Expr>(
-              Block->getTerminatorCondition(/*StripParens=*/false)))
-        Cond = lastEvaluatedLeaf(Terminator);
+    const Expr *Cond = branchCondition(*Block);
     unsigned Index = 0;
     for (const CFGBlock *Succ : Block->succs()) {
       unsigned Edge = Index++;

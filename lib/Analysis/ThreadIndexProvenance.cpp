@@ -120,6 +120,17 @@ bool isFloatToIntegerConversion(const CallExpr *Call) {
          Name.starts_with("llround");
 }
 
+/// Population counts and bit positions are small counts, not positions
+/// derived from their argument (a compaction rank is `__popc(ballot & m)`).
+bool isBitCount(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  StringRef Name = Callee->getName();
+  return Name.starts_with("__popc") || Name.starts_with("__clz") ||
+         Name.starts_with("__ffs");
+}
+
 } // namespace
 
 ThreadIndexProvenance::ThreadIndexProvenance(const FunctionDecl &Function,
@@ -196,6 +207,14 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
     Result.IsBareCoordinate = Builtin->isCoordinate();
     return Result;
   }
+  // Before looking through to a variable: `(int)pos` converts a float.
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    Result = computeOrigin(Cast->getSubExpr(), Depth);
+    Result.IsBareCoordinate = false;
+    if (Cast->getCastKind() == CK_FloatingToIntegral)
+      Result.Builtins |= ValueOrigin::FromFloat;
+    return Result;
+  }
   if (const VarDecl *Var = getLocalVariable(E))
     return originOf(Var);
   if (isMemoryLoad(E)) {
@@ -204,13 +223,7 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
   }
   if (isa<DeclRefExpr, MemberExpr>(E))
     return Result;
-  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    Result = computeOrigin(Cast->getSubExpr(), Depth);
-    Result.IsBareCoordinate = false;
-    if (Cast->getCastKind() == CK_FloatingToIntegral)
-      Result.Builtins |= ValueOrigin::FromFloat;
-    return Result;
-  }
+
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return computeOrigin(BO->getRHS(), Depth);
@@ -228,6 +241,8 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
       Result.Builtins |= computeOrigin(Arg, Depth).Builtins;
     if (isFloatToIntegerConversion(Call))
       Result.Builtins |= ValueOrigin::FromFloat;
+    if (isBitCount(Call))
+      return ValueOrigin(); // At most 64, whatever the argument.
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (Depth < 3 && Callee->hasBody() &&
           !Context.getSourceManager().isInSystemHeader(Callee->getLocation()))

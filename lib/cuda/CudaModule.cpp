@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidyModule.h"
+#include "cuda/DivByZeroCheck.h"
+#include "cuda/UncheckedApiCallCheck.h"
 #include "cuda/UncheckedIndexCheck.h"
 
 namespace gpuguard::cuda {
@@ -16,6 +18,8 @@ public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<UncheckedIndexCheck>("cuda-unchecked-index");
+    Factories.registerCheck<DivByZeroCheck>("cuda-div-by-zero");
+    Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     // add_new_check.py registers new checks above this line.
   }
 };

@@ -144,12 +144,21 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
   }
   case IndexProblemKind::OffsetNotCovered:
   case IndexProblemKind::LaunchExtentOffset:
+    if (!Problem.Guard && Provenance.originOf(Problem.Part).IsBareCoordinate) {
+      diag(Loc, "index '%0' of '%1' may pass the end: the launch bounds "
+                "'%2', not '%0'")
+          << IndexText << AccessText << PartName << Index->getSourceRange();
+      return;
+    }
     diag(Loc, "index '%0' of '%1' is not covered by the guard on '%2'")
         << IndexText << AccessText << PartName << Index->getSourceRange();
     if (Problem.Guard)
       diag(Problem.Guard->getBeginLoc(), "guard here bounds '%0', not '%1'",
            DiagnosticIDs::Note)
-          << PartName << IndexText;
+          << PartName
+          << (Problem.Addend
+                  ? PartName + " + " + quoteSource(Problem.Addend, Context)
+                  : IndexText);
     return;
   case IndexProblemKind::NegativeOffset:
     if (Problem.Offset == -1)

@@ -90,6 +90,24 @@ __host__ __device__ cudaError_t cudaPeekAtLastError(void);
 __host__ __device__ const char *cudaGetErrorString(cudaError_t Error);
 }
 
+// Streams, events and the copies and synchronisations around them.
+typedef struct CUevent_st *cudaEvent_t;
+
+extern "C" {
+__host__ cudaError_t cudaStreamCreate(cudaStream_t *Stream);
+__host__ cudaError_t cudaStreamSynchronize(cudaStream_t Stream);
+__host__ cudaError_t cudaEventCreate(cudaEvent_t *Event);
+__host__ __device__ cudaError_t cudaEventRecord(cudaEvent_t Event,
+                                                cudaStream_t Stream = 0);
+__host__ cudaError_t cudaEventSynchronize(cudaEvent_t Event);
+__host__ __device__ cudaError_t cudaMemcpyAsync(void *Dst, const void *Src,
+                                                size_t Count,
+                                                cudaMemcpyKind Kind,
+                                                cudaStream_t Stream = 0);
+__host__ cudaError_t cudaMemset(void *DevPtr, int Value, size_t Count);
+__host__ __device__ const char *cudaGetErrorName(cudaError_t Error);
+}
+
 template <class __T>
 static inline __host__ cudaError_t cudaMalloc(__T **DevPtr, size_t Size) {
   return ::cudaMalloc((void **)(void *)DevPtr, Size);
@@ -111,6 +129,9 @@ extern "C" {
 __device__ float sqrtf(float);
 __device__ float expf(float);
 __device__ float fmaxf(float, float);
+__host__ __device__ double fmax(double, double);
+__host__ __device__ int abs(int);
+__host__ __device__ float fabsf(float);
 // Clang's CUDA wrapper of <new>, which standard headers such as <vector>
 // pull in, defines device operator new and delete on top of these.
 __device__ void *malloc(size_t Size);

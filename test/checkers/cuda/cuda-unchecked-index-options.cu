@@ -60,11 +60,11 @@ __global__ void sharedStencil(float *out, const float *in, int n) {
   __shared__ float tile[256 + 2];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   tile[threadIdx.x + 1] = i < n ? in[i] : 0.0f;
-  // CHECK-MESSAGES-BLOCK: :[[@LINE-1]]:3: warning: the index of 'tile[threadIdx.x + 1]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-MESSAGES-BLOCK: :[[@LINE-1]]:3: warning: index 'threadIdx.x + 1' of 'tile[threadIdx.x + 1]' may pass the end: the launch bounds 'threadIdx.x', not 'threadIdx.x + 1' [cuda-unchecked-index]
   if (threadIdx.x < 256)
     tile[threadIdx.x + 1] += 1.0f;
   __syncthreads();
   if (i < n)
     out[i] = tile[threadIdx.x + 1];
-  // CHECK-MESSAGES-BLOCK: :[[@LINE-1]]:14: warning: the index of 'tile[threadIdx.x + 1]' depends on the thread index
+  // CHECK-MESSAGES-BLOCK: :[[@LINE-1]]:14: warning: index 'threadIdx.x + 1' of 'tile[threadIdx.x + 1]' may pass the end
 }

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Times gpuguard against a plain Clang parse of the same files.
+
+    bench_checks.py --gpuguard BIN [--clang CLANG] [--repeat N]
+                    [--corpus DIR] [--large] [FILE_OR_DIR ...]
+
+For every file, `gpuguard --quiet FILE --` and `clang++ -fsyntax-only` with
+the flags gpuguard itself uses for the file run alternately, N times each
+(gpuguard, clang, gpuguard, clang, ...), so that both see the same caches.
+A CUDA file is parsed twice by both, once for the device and once for the
+host. The table gives each file's median wall time for both and their ratio,
+and the geometric mean of the ratios follows. With --corpus, the clean/ and
+buggy/ files of the kernel corpus are timed, and gpuguard's findings on them
+are counted per check. --large adds a generated file of a few thousand lines
+(bench/generate_large_kernels.py), written to a temporary directory.
+
+The numbers are a report, never a verdict: nothing here fails on a timing.
+The exit code is 2 for an unusable command line and 0 otherwise, even when a
+file fails to parse (it is then marked in the table and left out of the
+mean).
+"""
+
+import argparse
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CUDA_SUFFIXES = (".cu", ".cuh")
+CXX_SUFFIXES = (".cpp", ".cc", ".cxx")
+# What gpuguard adds to a CUDA compile command (lib/Frontend).
+GPU_ARCH = "sm_80"
+SDK_VERSION = "12.9"
+FINDING = re.compile(r"^(?P<file>.+?):\d+:\d+: warning: .*\[(?P<check>[^\],]+)"
+                     r"[^\]]*\]$")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def fail(message):
+    sys.stderr.write("bench_checks.py: " + message + "\n")
+    sys.exit(2)
+
+
+def find_toolkit(explicit):
+    """The toolkit gpuguard would pick: --cuda-path, $CUDA_PATH, then
+    /usr/local/cuda; None when there is none."""
+    if explicit:
+        return explicit
+    for candidate in [os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"]:
+        if candidate and os.path.isfile(
+                os.path.join(candidate, "include", "cuda.h")):
+            return candidate
+    return None
+
+
+def clang_flags(path, toolkit, gpuguard):
+    """Clang's flags for a file, as gpuguard builds them."""
+    if path.endswith(CXX_SUFFIXES):
+        return []
+    flags = ["-xcuda"]
+    if toolkit:
+        flags.append("--cuda-path=" + toolkit)
+    else:
+        fallback = os.path.join(os.path.dirname(os.path.abspath(gpuguard)),
+                                os.pardir, "share", "gpuguard",
+                                "cuda-fallback", "include")
+        flags += ["-nocudainc", "-isystem", os.path.normpath(fallback),
+                  "-include", "__gpuguard_cuda_fallback.h"]
+    return flags + ["-nocudalib", "--cuda-gpu-arch=" + GPU_ARCH,
+                    "-Wno-unknown-cuda-version", "-Xclang",
+                    "-target-sdk-version=" + SDK_VERSION]
+
+
+def collect(paths):
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            for directory, subdirs, names in os.walk(path):
+                subdirs.sort()
+                files += [os.path.join(directory, name) for name in
+                          sorted(names)
+                          if name.endswith(CUDA_SUFFIXES + CXX_SUFFIXES)]
+        elif os.path.isfile(path):
+            files.append(path)
+        else:
+            fail(f"no such file or directory: {path}")
+    return files
+
+
+def timed(command):
+    start = time.perf_counter()
+    ran = subprocess.run(command, capture_output=True, text=True,
+                         errors="replace")
+    return time.perf_counter() - start, ran
+
+
+def count_lines(path):
+    with open(path, "rb") as source:
+        return sum(1 for _ in source)
+
+
+LABELS = {}  # display names of generated files
+
+
+def shown(path):
+    if path in LABELS:
+        return LABELS[path]
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else relative
+
+
+def describe_failure(ran):
+    if ran.returncode < 0:
+        return f"crashed (signal {-ran.returncode})"
+    return f"exit code {ran.returncode}"
+
+
+def bench(args, files, groups):
+    toolkit = find_toolkit(args.cuda_path)
+    gpuguard_options = ["--quiet"]
+    if args.cuda_path:
+        gpuguard_options.append("--cuda-path=" + args.cuda_path)
+    print(f"gpuguard: {args.gpuguard}")
+    print(f"clang:    {args.clang} -fsyntax-only "
+          f"{' '.join(clang_flags('x.cu', toolkit, args.gpuguard))}")
+    runs = "1 run" if args.repeat == 1 else f"{args.repeat} runs"
+    print(f"{runs} of each tool per file, interleaved; median wall times\n")
+
+    width = max([len("file")] + [len(shown(f)) for f in files])
+    print(f"{'file':<{width}}  {'lines':>6}  {'clang s':>8}  "
+          f"{'gpuguard s':>10}  {'ratio':>6}")
+    ratios, notes = [], []
+    findings = {}  # check -> group -> count
+    totals = [0.0, 0.0]
+    for path in files:
+        clang_command = ([args.clang, "-fsyntax-only"] +
+                         clang_flags(path, toolkit, args.gpuguard) + [path])
+        gpuguard_command = [args.gpuguard] + gpuguard_options + [path, "--"]
+        clang_times, gpuguard_times = [], []
+        gpuguard_output, problem = None, None
+        for _ in range(args.repeat):
+            seconds, ran = timed(gpuguard_command)
+            gpuguard_times.append(seconds)
+            if gpuguard_output is None:
+                gpuguard_output = ran.stdout
+            if ran.returncode not in (0, 1) and problem is None:
+                problem = "gpuguard " + describe_failure(ran)
+            seconds, ran = timed(clang_command)
+            clang_times.append(seconds)
+            if ran.returncode != 0 and problem is None:
+                problem = "clang " + describe_failure(ran)
+        clang_s = statistics.median(clang_times)
+        gpuguard_s = statistics.median(gpuguard_times)
+        totals[0] += clang_s
+        totals[1] += gpuguard_s
+        ratio = gpuguard_s / clang_s if clang_s > 0 else float("nan")
+        mark = ""
+        if problem:
+            notes.append(f"{shown(path)}: {problem}")
+            mark = " *"
+        elif ratio == ratio:
+            ratios.append(ratio)
+        print(f"{shown(path):<{width}}  {count_lines(path):>6}  "
+              f"{clang_s:>8.2f}  {gpuguard_s:>10.2f}  {ratio:>6.2f}{mark}",
+              flush=True)
+        group = groups.get(path, "other")
+        for line in gpuguard_output.splitlines():
+            match = FINDING.match(line)
+            if match:
+                per_group = findings.setdefault(match.group("check"), {})
+                per_group[group] = per_group.get(group, 0) + 1
+
+    print(f"{'total':<{width}}  {'':>6}  {totals[0]:>8.2f}  "
+          f"{totals[1]:>10.2f}")
+    if ratios:
+        mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"\ngeometric mean of gpuguard / clang over {len(ratios)} "
+              f"files: {mean:.2f}")
+    if notes:
+        print("\n* left out of the mean:")
+        for note in notes:
+            print("  " + note)
+    return findings
+
+
+def print_findings(findings, present):
+    columns = [g for g in ("clean", "buggy", "other") if g in present]
+    width = max([len("findings per check")] + [len(c) for c in findings])
+    print(f"\n{'findings per check':<{width}}" +
+          "".join(f"  {c:>6}" for c in columns))
+    for check in sorted(findings):
+        print(f"{check:<{width}}" + "".join(
+            f"  {findings[check].get(c, 0):>6}" for c in columns))
+    if not findings:
+        print("(none)")
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--gpuguard", required=True)
+    parser.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each tool per file (default 3)")
+    parser.add_argument("--cuda-path", default="",
+                        help="CUDA toolkit for both tools (default: as "
+                        "gpuguard finds it)")
+    parser.add_argument("--corpus", default="",
+                        help="kernel corpus holding clean/ and buggy/")
+    parser.add_argument("--large", action="store_true",
+                        help="also time a generated file of a few thousand "
+                        "lines")
+    parser.add_argument("paths", nargs="*", help="files or directories")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        fail("--repeat must be at least 1")
+    for tool in (args.gpuguard, args.clang):
+        if not os.access(tool, os.X_OK):
+            fail(f"not an executable: {tool}")
+
+    files = collect(args.paths)
+    groups = {}
+    if args.corpus:
+        for group in ("clean", "buggy"):
+            directory = os.path.join(args.corpus, group)
+            if not os.path.isdir(directory):
+                fail(f"no {group}/ directory in {args.corpus}")
+            corpus_files = collect([directory])
+            files += corpus_files
+            groups.update((f, group) for f in corpus_files)
+
+    with tempfile.TemporaryDirectory(prefix="gpuguard-bench-") as scratch:
+        if args.large:
+            large = os.path.join(scratch, "large_kernels.cu")
+            subprocess.run([sys.executable,
+                            os.path.join(HERE, "generate_large_kernels.py"),
+                            large], check=True, stdout=subprocess.DEVNULL)
+            files.append(large)
+            LABELS[large] = "(generated) large_kernels.cu"
+        if not files:
+            fail("nothing to time: give files, directories, --corpus or "
+                 "--large")
+        findings = bench(args, files, groups)
+    if groups:
+        print_findings(findings, {groups.get(f, "other") for f in files})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+//===--- DivByZeroCheck.cpp - cuda-div-by-zero ----------------------------===//
+
+#include "cuda/DivByZeroCheck.h"
+#include "Analysis/LaunchBuiltins.h"
+#include "Analysis/NonZeroAnalysis.h"
+#include "Analysis/SourceText.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::cuda {
+
+static constexpr llvm::StringLiteral DefaultCountNames =
+    "count;counts;cnt;cnts;num;numel;nnz;total;totals;size;sizes;len;lens;"
+    "length;lengths;n";
+
+DivByZeroCheck::DivByZeroCheck(StringRef Name, tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CheckFloatDivision(Options.get("CheckFloatDivision", true)),
+      CheckParameters(Options.get("CheckParameters", true)),
+      CountNames(Options.get("CountNames", DefaultCountNames)) {
+  SmallVector<StringRef, 16> Words;
+  StringRef(CountNames).split(Words, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef Word : Words)
+    CountWords.push_back(Word.trim().lower());
+}
+
+void DivByZeroCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckFloatDivision", CheckFloatDivision);
+  Options.store(Opts, "CheckParameters", CheckParameters);
+  Options.store(Opts, "CountNames", CountNames);
+}
+
+void DivByZeroCheck::registerMatchers(MatchFinder *Finder) {
+  // Host code divides by the same values as device code, so every function
+  // is analysed. Templates are analysed once, as written; their
+  // instantiations would repeat every finding.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
+                                  unless(isInstantiated()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
+}
+
+/// Values that CUDA guarantees positive: a launch with a zero block or grid
+/// extent fails before any thread runs, and a dim3 holds such extents.
+static bool isLaunchExtent(const Expr *E) {
+  if (auto Builtin = getLaunchBuiltin(E))
+    return !Builtin->isCoordinate();
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    return Var && Var->hasGlobalStorage() && Var->getIdentifier() &&
+           Var->getName() == "warpSize";
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    QualType Base = Member->getBase()->getType();
+    if (Member->isArrow())
+      Base = Base->getPointeeType();
+    const auto *Record = Base.isNull() ? nullptr : Base->getAsCXXRecordDecl();
+    const ValueDecl *Field = Member->getMemberDecl();
+    return Record && Record->getIdentifier() && Record->getName() == "dim3" &&
+           Field->getIdentifier() &&
+           llvm::is_contained({"x", "y", "z"}, Field->getName());
+  }
+  return false;
+}
+
+/// The name of the variable or member a load reads: `counts` in
+/// `counts[b]`, `*(counts + b)` and `s.counts[b]`, `n` in `p->n`.
+static StringRef loadedName(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return Ref->getDecl()->getIdentifier() ? Ref->getDecl()->getName()
+                                             : StringRef();
+    if (const auto *Member = dyn_cast<MemberExpr>(E))
+      return Member->getMemberDecl()->getIdentifier()
+                 ? Member->getMemberDecl()->getName()
+                 : StringRef();
+    if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(E))
+      return Member->getMember().isIdentifier()
+                 ? Member->getMember().getAsIdentifierInfo()->getName()
+                 : StringRef();
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = Subscript->getBase();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      E = UO->getSubExpr();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      E = Op->getNumArgs() > 0 ? Op->getArg(0) : nullptr;
+    } else if (const auto *Sum = dyn_cast<BinaryOperator>(E);
+               Sum && Sum->isAdditiveOp()) {
+      E = Sum->getLHS()->getType()->isPointerType() ? Sum->getLHS()
+                                                    : Sum->getRHS();
+    } else {
+      return {};
+    }
+  }
+  return {};
+}
+
+bool DivByZeroCheck::isCountName(StringRef Name) const {
+  // Words of camelCase and snake_case names: numValid, valid_count, nSamples.
+  SmallVector<std::string, 4> Words;
+  std::string Word;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    bool Boundary = C == '_' || llvm::isDigit(C) ||
+                    (llvm::isUpper(C) && I > 0 && !llvm::isUpper(Name[I - 1]));
+    if (Boundary && !Word.empty()) {
+      Words.push_back(Word);
+      Word.clear();
+    }
+    if (llvm::isAlpha(C))
+      Word += llvm::toLower(C);
+  }
+  if (!Word.empty())
+    Words.push_back(Word);
+  return llvm::any_of(Words, [&](const std::string &W) {
+    return llvm::is_contained(CountWords, W);
+  });
+}
+
+bool DivByZeroCheck::isReported(DivisionKind Kind,
+                                const ZeroSource &Source) const {
+  QualType Type = Source.Origin->getType();
+  bool IntegerValue =
+      !Type->isDependentType() && Type->isIntegralOrEnumerationType();
+  switch (Kind) {
+  case DivisionKind::Integer:
+  case DivisionKind::Remainder:
+    return Source.Kind != ZeroSource::Parameter || CheckParameters;
+  case DivisionKind::FloatingPoint:
+    // Parameters and arbitrary values are ordinary numeric code; only the
+    // shapes that are zero in normal runs are flagged: see the docs.
+    if (!CheckFloatDivision || Source.Kind == ZeroSource::Parameter)
+      return false;
+    return Source.Kind == ZeroSource::Difference || IntegerValue ||
+           isCountName(loadedName(Source.Origin));
+  case DivisionKind::Dependent:
+    // Integer or floating point depends on the instantiation: flag what is
+    // wrong either way.
+    if (Source.Kind == ZeroSource::Parameter)
+      return false;
+    return Source.Kind == ZeroSource::Difference || IntegerValue ||
+           (CheckFloatDivision && isCountName(loadedName(Source.Origin)));
+  }
+  return false;
+}
+
+void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  ASTContext &Context = *Result.Context;
+  NonZeroAnalysisOptions AnalysisOptions;
+  AnalysisOptions.IsKnownPositive = isLaunchExtent;
+  NonZeroAnalysis Analysis(*Function, Context, AnalysisOptions);
+
+  struct Finding {
+    const BinaryOperator *Division;
+    DivisionKind Kind;
+    ZeroSource Source;
+  };
+  std::vector<Finding> Findings;
+  llvm::SmallPtrSet<const BinaryOperator *, 8> Seen;
+  Analysis.forEachReachable([&](const Stmt *S, const NonZeroFacts &Facts) {
+    const auto *Division = dyn_cast<BinaryOperator>(S);
+    if (!Division || !Seen.insert(Division).second)
+      return;
+    BinaryOperatorKind Op = Division->getOpcode();
+    if (Op != BO_Div && Op != BO_Rem && Op != BO_DivAssign &&
+        Op != BO_RemAssign)
+      return;
+    QualType Type = Division->getType();
+    if (const auto *Compound = dyn_cast<CompoundAssignOperator>(Division))
+      Type = Compound->getComputationResultType();
+    DivisionKind Kind;
+    if (Op == BO_Rem || Op == BO_RemAssign)
+      Kind = DivisionKind::Remainder;
+    else if (Type->isDependentType())
+      Kind = DivisionKind::Dependent;
+    else if (Type->isIntegralOrEnumerationType())
+      Kind = DivisionKind::Integer;
+    else if (Type->isRealFloatingType())
+      Kind = DivisionKind::FloatingPoint;
+    else
+      return;
+    const Expr *Divisor = Division->getRHS();
+    if (Analysis.isNonZero(Divisor, Facts))
+      return;
+    for (const ZeroSource &Source : Analysis.zeroSourcesOf(Divisor))
+      if (isReported(Kind, Source)) {
+        Findings.push_back({Division, Kind, Source});
+        return;
+      }
+  });
+
+  const SourceManager &SM = Context.getSourceManager();
+  llvm::sort(Findings, [&](const Finding &A, const Finding &B) {
+    return SM.isBeforeInTranslationUnit(A.Division->getOperatorLoc(),
+                                        B.Division->getOperatorLoc());
+  });
+  for (const Finding &F : Findings) {
+    const Expr *Divisor = F.Division->getRHS()->IgnoreParenImpCasts();
+    std::string DivisorText = quoteSource(Divisor, Context);
+    const char *Message = "";
+    switch (F.Kind) {
+    case DivisionKind::Integer:
+      Message = "integer division by '%0', which may be zero";
+      break;
+    case DivisionKind::Remainder:
+      Message = "remainder by '%0', which may be zero";
+      break;
+    case DivisionKind::FloatingPoint:
+      Message = "floating-point division by '%0', which may be zero and "
+                "yield inf or NaN";
+      break;
+    case DivisionKind::Dependent:
+      Message = "division by '%0', which may be zero";
+      break;
+    }
+    diag(F.Division->getOperatorLoc(), Message)
+        << DivisorText << Divisor->getSourceRange();
+    for (const ZeroSource::Copy &Copy : F.Source.Copies)
+      diag(Copy.Loc, "'%0' is computed here from '%1'", DiagnosticIDs::Note)
+          << Copy.Var->getName()
+          << quoteSource(Copy.Value->IgnoreParenImpCasts(), Context);
+  }
+}
+
+} // namespace gpuguard::cuda

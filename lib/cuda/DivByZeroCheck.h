@@ -1,0 +1,55 @@
+//===--- DivByZeroCheck.h - cuda-div-by-zero --------------------*- C++ -*-===//
+///
+/// \file
+/// Flags divisions in device and host code whose divisor can be zero at run
+/// time and is not proven non-zero on every path: integer `/` and `%` by a
+/// parameter, a value loaded from memory or a difference, and floating-point
+/// division by a difference or a loaded count, whose inf or NaN later becomes
+/// a garbage index ("device-side assert triggered"). The reasoning lives in
+/// Analysis/NonZeroAnalysis; this check adds what CUDA guarantees (launch
+/// extents are positive), picks the divisions and words the diagnostics.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_CUDA_DIVBYZEROCHECK_H
+#define GPUGUARD_CUDA_DIVBYZEROCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include <string>
+#include <vector>
+
+namespace gpuguard {
+struct ZeroSource;
+} // namespace gpuguard
+
+namespace gpuguard::cuda {
+
+class DivByZeroCheck : public clang::tidy::ClangTidyCheck {
+public:
+  DivByZeroCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  enum class DivisionKind { Integer, Remainder, FloatingPoint, Dependent };
+  bool isReported(DivisionKind Kind, const ZeroSource &Source) const;
+  bool isCountName(llvm::StringRef Name) const;
+
+  /// Flag floating-point division by a difference or a loaded count.
+  const bool CheckFloatDivision;
+  /// Flag integer division by a parameter or a local copy of one.
+  const bool CheckParameters;
+  /// Words that mark a floating-point value loaded from memory as a count.
+  const std::string CountNames;
+  std::vector<std::string> CountWords;
+};
+
+} // namespace gpuguard::cuda
+
+#endif // GPUGUARD_CUDA_DIVBYZEROCHECK_H

@@ -1,0 +1,261 @@
+//===--- UncheckedApiCallCheck.cpp - cuda-unchecked-api-call --------------===//
+
+#include "cuda/UncheckedApiCallCheck.h"
+#include "Analysis/CudaApi.h"
+#include "Analysis/LaunchCheckAnalysis.h"
+#include "Analysis/ResultUse.h"
+#include "Analysis/SourceText.h"
+#include "clang-tidy/utils/OptionsUtils.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::cuda {
+
+UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
+                                             tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CheckedFunctionsOption(Options.get("CheckedFunctions", "")),
+      AllowVoidCast(Options.get("AllowVoidCast", true)),
+      CheckedReturnTypesOption(
+          Options.get("CheckedReturnTypes", DefaultStatusTypes)),
+      RequireCheckBeforeReturn(Options.get("RequireCheckBeforeReturn", true)) {
+  CheckedFunctions =
+      tidy::utils::options::parseStringList(CheckedFunctionsOption);
+  CheckedReturnTypes =
+      tidy::utils::options::parseStringList(CheckedReturnTypesOption);
+}
+
+void UncheckedApiCallCheck::storeOptions(
+    tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckedFunctions", CheckedFunctionsOption);
+  Options.store(Opts, "AllowVoidCast", AllowVoidCast);
+  Options.store(Opts, "CheckedReturnTypes", CheckedReturnTypesOption);
+  Options.store(Opts, "RequireCheckBeforeReturn", RequireCheckBeforeReturn);
+}
+
+void UncheckedApiCallCheck::onStartOfTranslationUnit() {
+  AnalysedFunctions.clear();
+  CheckingCallees.clear();
+}
+
+void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
+  // Templates are analysed once, as written; their instantiations would
+  // repeat every finding.
+  Finder->addMatcher(callExpr(unless(cudaKernelCallExpr()),
+                              unless(isInTemplateInstantiation()),
+                              unless(isExpansionInSystemHeader()))
+                         .bind("call"),
+                     this);
+  Finder->addMatcher(cudaKernelCallExpr(unless(isInTemplateInstantiation()),
+                                        unless(isExpansionInSystemHeader()))
+                         .bind("launch"),
+                     this);
+}
+
+/// The function whose body holds \p S: a lambda's call operator for code in a
+/// lambda, null outside any function.
+static const FunctionDecl *enclosingFunction(const Stmt &S,
+                                             ASTContext &Context) {
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Context.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    if (const auto *Lambda = Node.get<LambdaExpr>())
+      return Lambda->getCallOperator();
+    if (const auto *Function = Node.get<FunctionDecl>())
+      return Function;
+    if (Node.get<BlockDecl>())
+      return nullptr;
+  }
+}
+
+/// Kernels launched from device code need dynamic parallelism, which Clang
+/// does not compile; only host code is analysed for launches.
+static bool isDeviceOnly(const FunctionDecl &Function) {
+  return Function.hasAttr<CUDAGlobalAttr>() ||
+         (Function.hasAttr<CUDADeviceAttr>() &&
+          !Function.hasAttr<CUDAHostAttr>());
+}
+
+/// The name to show for the function \p Call calls. API functions are named
+/// as the user writes them, without the suffixes of the header macros.
+static std::string displayedCallee(const CallExpr &Call,
+                                   const ASTContext &Context) {
+  StringRef Name = calleeName(Call);
+  if (Name.empty())
+    return quoteSource(Call.getCallee(), Context);
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (Callee &&
+      Context.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    return canonicalApiName(Name).str();
+  return Name.str();
+}
+
+static SourceLocation fileLoc(SourceLocation Loc, const ASTContext &Context) {
+  return Context.getSourceManager().getFileLoc(Loc);
+}
+
+void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Context = *Result.Context;
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
+    checkDiscardedStatus(*Call, Context);
+    return;
+  }
+  const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
+  const FunctionDecl *Function = enclosingFunction(*Launch, Context);
+  if (!Function || isDeviceOnly(*Function) ||
+      !AnalysedFunctions.insert(Function).second)
+    return;
+  checkLaunches(*Function, Context);
+}
+
+bool UncheckedApiCallCheck::isHandled(const Expr &E,
+                                      ASTContext &Context) const {
+  switch (getResultUse(E, Context)) {
+  case ResultUse::Used:
+    return true;
+  case ResultUse::DiscardedByVoidCast:
+    return AllowVoidCast;
+  case ResultUse::Discarded:
+    return false;
+  }
+  return false;
+}
+
+void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
+                                                 ASTContext &Context) {
+  StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
+  if (Status.empty() || isHandled(Call, Context))
+    return;
+  StringRef Api = canonicalApiName(calleeName(Call));
+  StringRef Message = "the '%0' result of '%1' is discarded";
+  if (isLastErrorQuery(Api))
+    Message = "the '%0' result of '%1' is discarded, so the launch error it "
+              "reports is lost";
+  else if (isSynchronizingApi(Api))
+    Message = "the '%0' result of '%1' is discarded; it waits for the device "
+              "and reports the faults of earlier kernels";
+  diag(fileLoc(Call.getBeginLoc(), Context), Message)
+      << Status << displayedCallee(Call, Context) << Call.getSourceRange();
+}
+
+bool UncheckedApiCallCheck::isListedCheck(const CallExpr &Call,
+                                          const ASTContext &Context) const {
+  if (CheckedFunctions.empty())
+    return false;
+  for (const FunctionDecl *Callee : calleeCandidates(Call)) {
+    std::string Qualified = Callee->getQualifiedNameAsString();
+    for (StringRef Entry : CheckedFunctions) {
+      // `::ns::f` is anchored at the global namespace; `ns::f` may sit in
+      // any namespace; `f` is any function of that name.
+      bool Anchored = Entry.consume_front("::");
+      if (Anchored || Entry.contains("::")) {
+        if (Qualified == Entry ||
+            (!Anchored && StringRef(Qualified).ends_with(("::" + Entry).str())))
+          return true;
+      } else if (Callee->getIdentifier() && Callee->getName() == Entry) {
+        return true;
+      }
+    }
+  }
+  // A call written in the body of a listed macro; a call passed to the macro
+  // as an argument is the macro's input, not its check.
+  const SourceManager &SM = Context.getSourceManager();
+  SourceLocation Loc = Call.getBeginLoc();
+  while (Loc.isMacroID()) {
+    if (!SM.isMacroArgExpansion(Loc) &&
+        llvm::is_contained(
+            CheckedFunctions,
+            Lexer::getImmediateMacroName(Loc, SM, Context.getLangOpts())))
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
+/// Calls \p Visit on every call in \p S, lambdas excluded.
+static void forEachCall(const Stmt *S,
+                        llvm::function_ref<void(const CallExpr &)> Visit) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Visit(*Call);
+  for (const Stmt *Child : S->children())
+    forEachCall(Child, Visit);
+}
+
+bool UncheckedApiCallCheck::checksLastErrorInBody(const FunctionDecl &Callee,
+                                                  ASTContext &Context) {
+  auto [It, Inserted] = CheckingCallees.try_emplace(&Callee, false);
+  if (!Inserted)
+    return It->second;
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee.hasBody(Definition))
+    return false;
+  bool Checks = false;
+  forEachCall(Definition->getBody(), [&](const CallExpr &Call) {
+    if (!Checks && isLastErrorQuery(canonicalApiName(calleeName(Call))))
+      Checks = getResultUse(Call, Context) == ResultUse::Used;
+  });
+  It->second = Checks;
+  return Checks;
+}
+
+LaunchCheckEvent UncheckedApiCallCheck::classify(const CallExpr &Call,
+                                                 ASTContext &Context) {
+  StringRef Api = canonicalApiName(calleeName(Call));
+  if (isLastErrorQuery(Api))
+    return isHandled(Call, Context) ? LaunchCheckEvent::Check
+                                    : LaunchCheckEvent::None;
+  if (isListedCheck(Call, Context))
+    return LaunchCheckEvent::Check;
+  // A helper that returns the error it reads checks only if its caller reads
+  // the result in turn.
+  if (const FunctionDecl *Callee = Call.getDirectCallee();
+      Callee && checksLastErrorInBody(*Callee, Context) &&
+      (returnedStatusType(Call, CheckedReturnTypes, Context).empty() ||
+       isHandled(Call, Context)))
+    return LaunchCheckEvent::Check;
+  if (isSynchronizingApi(Api))
+    return LaunchCheckEvent::Synchronize;
+  return LaunchCheckEvent::None;
+}
+
+void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
+                                          ASTContext &Context) {
+  std::vector<UncheckedLaunch> Findings =
+      findUncheckedLaunches(Function, Context, [&](const CallExpr &Call) {
+        return classify(Call, Context);
+      });
+  for (const UncheckedLaunch &Finding : Findings) {
+    if (!Finding.Synchronization &&
+        (!RequireCheckBeforeReturn || Finding.Exit.isInvalid()))
+      continue;
+    const CUDAKernelCallExpr *Launch = Finding.Launch;
+    diag(fileLoc(Launch->getBeginLoc(), Context),
+         "the launch of '%0' is not checked with cudaGetLastError() or "
+         "cudaPeekAtLastError() on every path")
+        << displayedCallee(*Launch, Context)
+        << Launch->getCallee()->getSourceRange();
+    if (Finding.Synchronization)
+      diag(fileLoc(Finding.Synchronization->getBeginLoc(), Context),
+           "the kernel's errors surface here instead, in the result of '%0'",
+           DiagnosticIDs::Note)
+          << displayedCallee(*Finding.Synchronization, Context);
+    else
+      diag(fileLoc(Finding.Exit, Context),
+           "the function returns here with the launch unchecked",
+           DiagnosticIDs::Note);
+  }
+}
+
+} // namespace gpuguard::cuda

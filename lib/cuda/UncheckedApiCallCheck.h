@@ -1,0 +1,73 @@
+//===--- UncheckedApiCallCheck.h - cuda-unchecked-api-call ------*- C++ -*-===//
+///
+/// \file
+/// Flags the CUDA errors that nobody reads: a `cudaError_t` or `CUresult`
+/// that is dropped, and a kernel launch that no `cudaGetLastError()` checks
+/// before the next synchronising call or the end of the function. Both hide
+/// where a fault happened: an asynchronous kernel error surfaces at a later,
+/// unrelated call, or nowhere. The reasoning lives in Analysis/ResultUse and
+/// Analysis/LaunchCheckAnalysis; this check chooses what counts as a check
+/// and words the diagnostics.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_CUDA_UNCHECKEDAPICALLCHECK_H
+#define GPUGUARD_CUDA_UNCHECKEDAPICALLCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace gpuguard {
+enum class LaunchCheckEvent;
+} // namespace gpuguard
+
+namespace gpuguard::cuda {
+
+class UncheckedApiCallCheck : public clang::tidy::ClangTidyCheck {
+public:
+  UncheckedApiCallCheck(llvm::StringRef Name,
+                        clang::tidy::ClangTidyContext *Context);
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+
+private:
+  void checkDiscardedStatus(const clang::CallExpr &Call,
+                            clang::ASTContext &Context);
+  void checkLaunches(const clang::FunctionDecl &Function,
+                     clang::ASTContext &Context);
+  LaunchCheckEvent classify(const clang::CallExpr &Call,
+                            clang::ASTContext &Context);
+  bool isListedCheck(const clang::CallExpr &Call,
+                     const clang::ASTContext &Context) const;
+  bool checksLastErrorInBody(const clang::FunctionDecl &Callee,
+                             clang::ASTContext &Context);
+  bool isHandled(const clang::Expr &E, clang::ASTContext &Context) const;
+
+  /// Functions and macros that check the last launch's error themselves.
+  const std::string CheckedFunctionsOption;
+  std::vector<llvm::StringRef> CheckedFunctions;
+  /// A cast to void is a deliberate discard, not a finding.
+  const bool AllowVoidCast;
+  /// Typedefs and enums that are an API status.
+  const std::string CheckedReturnTypesOption;
+  std::vector<llvm::StringRef> CheckedReturnTypes;
+  /// A launch must be checked before the function returns, not only before
+  /// a synchronising call.
+  const bool RequireCheckBeforeReturn;
+
+  /// Per translation unit: the functions already analysed for launches, and
+  /// which callees check the last error in their visible body.
+  llvm::DenseSet<const clang::FunctionDecl *> AnalysedFunctions;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> CheckingCallees;
+};
+
+} // namespace gpuguard::cuda
+
+#endif // GPUGUARD_CUDA_UNCHECKEDAPICALLCHECK_H
