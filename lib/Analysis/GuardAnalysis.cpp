@@ -4,6 +4,7 @@
 #include "Analysis/BranchCondition.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/FoldingSet.h"
@@ -203,6 +204,9 @@ private:
   void checkAccess(const IndexedAccess &Access, const FactSet &Facts,
                    std::vector<UnguardedAccess> &Findings);
   bool isBlockStorage(const Expr *Base) const;
+  /// [first, last] of a counter of a loop with constant limits.
+  std::optional<std::pair<int64_t, int64_t>>
+  loopCounterRange(const Expr *Counter) const;
 
   const FunctionDecl &Function;
   ASTContext &Context;
@@ -985,10 +989,21 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       continue;
     }
     Judgement Part;
-    evaluate(Term, TermOffset, Facts, Part);
     const Expr *Addend = LaunchExtent;
-    if (!Addend && MovingAddend && asLocalVariable(Term))
+    if (!Addend && MovingAddend && asLocalVariable(Term)) {
+      // A counter of a loop with constant limits (`for (dy = -1; dy <= 1;
+      // ++dy)`) is an offset in a known range: judge both ends.
+      if (auto Range = loopCounterRange(MovingAddend)) {
+        evaluate(Term, TermOffset + Range->second, Facts, Part);
+        evaluate(Term, TermOffset + Range->first, Facts, Part);
+        Result.AnyBounded |= Part.AnyBounded;
+        if (!Part.Problems.empty())
+          Result.Problems.push_back(Part.Problems.front());
+        continue;
+      }
       Addend = MovingAddend;
+    }
+    evaluate(Term, TermOffset, Facts, Part);
     if (Addend && Part.Problems.empty() && Part.AnyBounded && !UpperTrusted) {
       IndexProblem Problem;
       Problem.Kind = IndexProblemKind::LaunchExtentOffset;
@@ -1003,6 +1018,43 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     Result.AnyBounded |= Part.AnyBounded;
     Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
   }
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+GuardDataflow::loopCounterRange(const Expr *Counter) const {
+  const VarDecl *Var = asLocalVariable(stripIndexCasts(Counter));
+  if (!Var || !Var->getInit())
+    return std::nullopt;
+  std::optional<int64_t> Start = integerConstant(Var->getInit(), Context);
+  if (!Start)
+    return std::nullopt;
+  // The loop whose init declares the counter.
+  for (const DynTypedNode &DeclParent : Context.getParents(*Var)) {
+    const auto *DS = DeclParent.get<DeclStmt>();
+    if (!DS)
+      continue;
+    for (const DynTypedNode &StmtParent : Context.getParents(*DS)) {
+      const auto *For = StmtParent.get<ForStmt>();
+      if (!For || For->getInit() != DS || !For->getCond() || !For->getInc())
+        continue;
+      const auto *Inc = dyn_cast<UnaryOperator>(For->getInc()->IgnoreParens());
+      if (!Inc || !Inc->isIncrementOp() ||
+          asLocalVariable(Inc->getSubExpr()->IgnoreParenImpCasts()) != Var)
+        continue;
+      const auto *Cond =
+          dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+      if (!Cond || asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
+        continue;
+      std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Context);
+      if (!Limit)
+        continue;
+      if (Cond->getOpcode() == BO_LT && *Limit > *Start)
+        return std::make_pair(*Start, *Limit - 1);
+      if (Cond->getOpcode() == BO_LE && *Limit >= *Start)
+        return std::make_pair(*Start, *Limit);
+    }
+  }
+  return std::nullopt;
 }
 
 bool GuardDataflow::isBlockStorage(const Expr *Base) const {

@@ -158,6 +158,8 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
           << PartName
           << (Problem.Addend
                   ? PartName + " + " + quoteSource(Problem.Addend, Context)
+              : Problem.Offset > 0
+                  ? PartName + " + " + std::to_string(Problem.Offset)
                   : IndexText);
     return;
   case IndexProblemKind::NegativeOffset:

@@ -292,3 +292,33 @@ __global__ void csrRowPointers(const int *rowPtr, const float *val, float *y,
     y[row] = sum;
   }
 }
+
+// ---- Loop counters added to a guarded index --------------------------------
+
+__global__ void slidingWindow(const float *in, float *out, int n, int k) {
+  int i = GLOBAL_INDEX;
+  if (i >= n)
+    return;
+  float sum = 0.0f;
+  for (int j = 0; j < k; ++j)
+    sum += in[i + j];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: index 'i + j' of 'in[i + j]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: guard here bounds 'i', not 'i + j'
+  out[i] = sum;
+}
+
+__global__ void neighbourhood(const float *u, float *out, int nx, int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  float acc = 0.0f;
+  if (x > 0 && x < nx - 1 && y > 0 && y < ny - 1)
+    for (int dy = -1; dy <= 1; ++dy)
+      acc += u[(y + dy) * nx + x];
+  if (x < nx && y < ny)
+    for (int dy = -1; dy <= 1; ++dy)
+      acc += u[(y + dy) * nx + x];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: index '(y + dy) * nx + x' of 'u[(y + dy) * nx + x]' is not covered by the guard on 'y' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:17: note: guard here bounds 'y', not 'y + 1'
+  if (x < nx && y < ny)
+    out[y * nx + x] = acc;
+}
