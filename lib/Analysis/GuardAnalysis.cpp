@@ -4,7 +4,6 @@
 #include "Analysis/BranchCondition.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/FoldingSet.h"
@@ -154,6 +153,19 @@ void collectReassigned(const Stmt *S,
     collectReassigned(Child, Out);
 }
 
+void collectCounterLoops(
+    const Stmt *S, llvm::DenseMap<const VarDecl *, const ForStmt *> &Out) {
+  if (!S)
+    return;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit()))
+      if (Init->isSingleDecl())
+        if (const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl()))
+          Out[Var] = For;
+  for (const Stmt *Child : S->children())
+    collectCounterLoops(Child, Out);
+}
+
 class GuardDataflow {
 public:
   /// With \p IndexParameters, the analysis summarises a helper: those
@@ -168,6 +180,7 @@ public:
         IndexParameters(IndexParameters.begin(), IndexParameters.end()),
         HelperDepth(HelperDepth) {
     collectReassigned(Function.getBody(), Reassigned);
+    collectCounterLoops(Function.getBody(), CounterLoops);
   }
 
   std::vector<UnguardedAccess> run();
@@ -204,6 +217,8 @@ private:
   void checkAccess(const IndexedAccess &Access, const FactSet &Facts,
                    std::vector<UnguardedAccess> &Findings);
   bool isBlockStorage(const Expr *Base) const;
+  /// The `for` loops that declare a counter in their init.
+  llvm::DenseMap<const VarDecl *, const ForStmt *> CounterLoops;
   /// [first, last] of a counter of a loop with constant limits.
   std::optional<std::pair<int64_t, int64_t>>
   loopCounterRange(const Expr *Counter) const;
@@ -1029,31 +1044,24 @@ GuardDataflow::loopCounterRange(const Expr *Counter) const {
   if (!Start)
     return std::nullopt;
   // The loop whose init declares the counter.
-  for (const DynTypedNode &DeclParent : Context.getParents(*Var)) {
-    const auto *DS = DeclParent.get<DeclStmt>();
-    if (!DS)
-      continue;
-    for (const DynTypedNode &StmtParent : Context.getParents(*DS)) {
-      const auto *For = StmtParent.get<ForStmt>();
-      if (!For || For->getInit() != DS || !For->getCond() || !For->getInc())
-        continue;
-      const auto *Inc = dyn_cast<UnaryOperator>(For->getInc()->IgnoreParens());
-      if (!Inc || !Inc->isIncrementOp() ||
-          asLocalVariable(Inc->getSubExpr()->IgnoreParenImpCasts()) != Var)
-        continue;
-      const auto *Cond =
-          dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-      if (!Cond || asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
-        continue;
-      std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Context);
-      if (!Limit)
-        continue;
-      if (Cond->getOpcode() == BO_LT && *Limit > *Start)
-        return std::make_pair(*Start, *Limit - 1);
-      if (Cond->getOpcode() == BO_LE && *Limit >= *Start)
-        return std::make_pair(*Start, *Limit);
-    }
-  }
+  const ForStmt *For = CounterLoops.lookup(Var);
+  if (!For || !For->getCond() || !For->getInc())
+    return std::nullopt;
+  const auto *Inc = dyn_cast<UnaryOperator>(For->getInc()->IgnoreParens());
+  if (!Inc || !Inc->isIncrementOp() ||
+      asLocalVariable(Inc->getSubExpr()->IgnoreParenImpCasts()) != Var)
+    return std::nullopt;
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Cond || asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
+    return std::nullopt;
+  std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Context);
+  if (!Limit)
+    return std::nullopt;
+  if (Cond->getOpcode() == BO_LT && *Limit > *Start)
+    return std::make_pair(*Start, *Limit - 1);
+  if (Cond->getOpcode() == BO_LE && *Limit >= *Start)
+    return std::make_pair(*Start, *Limit);
   return std::nullopt;
 }
 
