@@ -46,6 +46,12 @@ const FunctionDecl *findFunction(ASTContext &Context, llvm::StringRef Name) {
   return Matches.empty() ? nullptr : Matches[0].getNodeAs<FunctionDecl>("f");
 }
 
+unsigned lineInBody(const FunctionDecl &Function, SourceLocation Loc) {
+  const SourceManager &SM = Function.getASTContext().getSourceManager();
+  return SM.getPresumedLineNumber(Loc) -
+         SM.getPresumedLineNumber(Function.getBody()->getBeginLoc());
+}
+
 static const VarDecl *findVariableIn(const Stmt *S, llvm::StringRef Name) {
   if (!S)
     return nullptr;

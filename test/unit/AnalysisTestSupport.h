@@ -25,6 +25,11 @@ std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code);
 const clang::FunctionDecl *findFunction(clang::ASTContext &Context,
                                         llvm::StringRef Name);
 
+/// The line of \p Loc counted from the line of \p Function's opening brace,
+/// so that tests name lines of the body they wrote.
+unsigned lineInBody(const clang::FunctionDecl &Function,
+                    clang::SourceLocation Loc);
+
 /// The local variable named \p Name in \p Function, or null.
 const clang::VarDecl *findVariable(const clang::FunctionDecl &Function,
                                    llvm::StringRef Name);

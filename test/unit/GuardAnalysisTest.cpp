@@ -23,15 +23,11 @@ std::vector<unsigned> unguardedLines(const std::string &Body,
   if (!Function)
     return {};
   ThreadIndexProvenance Provenance(*Function, Context);
-  const clang::SourceManager &SM = Context.getSourceManager();
-  unsigned BodyStart =
-      SM.getPresumedLineNumber(Function->getBody()->getBeginLoc());
   std::vector<unsigned> Lines;
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, Options))
     Lines.push_back(
-        SM.getPresumedLineNumber(Finding.Access.Access->getBeginLoc()) -
-        BodyStart);
+        lineInBody(*Function, Finding.Access.Access->getBeginLoc()));
   return Lines;
 }
 

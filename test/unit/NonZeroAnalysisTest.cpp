@@ -40,9 +40,6 @@ std::vector<unsigned> unprovenLines(const std::string &Body,
   const clang::FunctionDecl *Function = findFunction(Context, "kernel");
   if (!Function)
     return {};
-  const clang::SourceManager &SM = Context.getSourceManager();
-  unsigned BodyStart =
-      SM.getPresumedLineNumber(Function->getBody()->getBeginLoc());
   NonZeroAnalysis Analysis(*Function, Context, std::move(Options));
   std::vector<unsigned> Lines;
   Analysis.forEachReachable(
@@ -51,8 +48,7 @@ std::vector<unsigned> unprovenLines(const std::string &Body,
           return;
         const auto *Division = llvm::cast<clang::BinaryOperator>(S);
         if (!Analysis.isNonZero(Division->getRHS(), Facts))
-          Lines.push_back(SM.getPresumedLineNumber(Division->getOperatorLoc()) -
-                          BodyStart);
+          Lines.push_back(lineInBody(*Function, Division->getOperatorLoc()));
       });
   llvm::sort(Lines);
   return Lines;
