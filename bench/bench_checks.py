@@ -2,7 +2,8 @@
 """Times gpuguard against a plain Clang parse of the same files.
 
     bench_checks.py --gpuguard BIN [--clang CLANG] [--repeat N]
-                    [--corpus DIR] [--large] [FILE_OR_DIR ...]
+                    [--instructions] [--corpus DIR] [--large]
+                    [FILE_OR_DIR ...]
 
 For every file, `gpuguard --quiet FILE --` and `clang++ -fsyntax-only` with
 the flags gpuguard itself uses for the file run alternately, N times each
@@ -13,6 +14,11 @@ and the geometric mean of the ratios follows. With --corpus, the clean/ and
 buggy/ files of the kernel corpus are timed, and gpuguard's findings on them
 are counted per check. --large adds a generated file of a few thousand lines
 (bench/generate_large_kernels.py), written to a temporary directory.
+
+Wall times on a shared or busy machine swing by tens of percent from run to
+run. --instructions counts the instructions each tool executes instead, under
+Valgrind's callgrind (child processes included, so the Clang driver's cc1
+jobs count): slower, one run per tool, and the same figure every time.
 
 The numbers are a report, never a verdict: nothing here fails on a timing.
 The exit code is 2 for an unusable command line and 0 otherwise, even when a
@@ -98,6 +104,20 @@ def timed(command):
     return time.perf_counter() - start, ran
 
 
+I_REFS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)$", re.MULTILINE)
+
+
+def counted(command, scratch):
+    """Runs \p command under callgrind; returns the instructions executed by
+    it and every process it started, and the completed process."""
+    ran = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--trace-children=yes",
+         "--callgrind-out-file=" + os.path.join(scratch, "callgrind.%p")] +
+        command, capture_output=True, text=True, errors="replace")
+    total = sum(int(n.replace(",", "")) for n in I_REFS.findall(ran.stderr))
+    return total / 1e9, ran
+
+
 def count_lines(path):
     with open(path, "rb") as source:
         return sum(1 for _ in source)
@@ -119,7 +139,7 @@ def describe_failure(ran):
     return f"exit code {ran.returncode}"
 
 
-def bench(args, files, groups):
+def bench(args, files, groups, scratch):
     toolkit = find_toolkit(args.cuda_path)
     gpuguard_options = ["--quiet"]
     if args.cuda_path:
@@ -127,12 +147,19 @@ def bench(args, files, groups):
     print(f"gpuguard: {args.gpuguard}")
     print(f"clang:    {args.clang} -fsyntax-only "
           f"{' '.join(clang_flags('x.cu', toolkit, args.gpuguard))}")
-    runs = "1 run" if args.repeat == 1 else f"{args.repeat} runs"
-    print(f"{runs} of each tool per file, interleaved; median wall times\n")
+    if args.instructions:
+        repeat, unit = 1, "Ginstr"
+        print("1 run of each tool per file under callgrind; billions of "
+              "instructions executed\n")
+    else:
+        repeat, unit = args.repeat, "s"
+        runs = "1 run" if repeat == 1 else f"{repeat} runs"
+        print(f"{runs} of each tool per file, interleaved; median wall "
+              f"times\n")
 
     width = max([len("file")] + [len(shown(f)) for f in files])
-    print(f"{'file':<{width}}  {'lines':>6}  {'clang s':>8}  "
-          f"{'gpuguard s':>10}  {'ratio':>6}")
+    print(f"{'file':<{width}}  {'lines':>6}  {'clang ' + unit:>12}  "
+          f"{'gpuguard ' + unit:>15}  {'ratio':>6}")
     ratios, notes = [], []
     findings = {}  # check -> group -> count
     totals = [0.0, 0.0]
@@ -142,14 +169,16 @@ def bench(args, files, groups):
         gpuguard_command = [args.gpuguard] + gpuguard_options + [path, "--"]
         clang_times, gpuguard_times = [], []
         gpuguard_output, problem = None, None
-        for _ in range(args.repeat):
-            seconds, ran = timed(gpuguard_command)
+        measure = ((lambda c: counted(c, scratch)) if args.instructions
+                   else timed)
+        for _ in range(repeat):
+            seconds, ran = measure(gpuguard_command)
             gpuguard_times.append(seconds)
             if gpuguard_output is None:
                 gpuguard_output = ran.stdout
             if ran.returncode not in (0, 1) and problem is None:
                 problem = "gpuguard " + describe_failure(ran)
-            seconds, ran = timed(clang_command)
+            seconds, ran = measure(clang_command)
             clang_times.append(seconds)
             if ran.returncode != 0 and problem is None:
                 problem = "clang " + describe_failure(ran)
@@ -165,7 +194,7 @@ def bench(args, files, groups):
         elif ratio == ratio:
             ratios.append(ratio)
         print(f"{shown(path):<{width}}  {count_lines(path):>6}  "
-              f"{clang_s:>8.2f}  {gpuguard_s:>10.2f}  {ratio:>6.2f}{mark}",
+              f"{clang_s:>12.2f}  {gpuguard_s:>15.2f}  {ratio:>6.2f}{mark}",
               flush=True)
         group = groups.get(path, "other")
         for line in gpuguard_output.splitlines():
@@ -174,8 +203,8 @@ def bench(args, files, groups):
                 per_group = findings.setdefault(match.group("check"), {})
                 per_group[group] = per_group.get(group, 0) + 1
 
-    print(f"{'total':<{width}}  {'':>6}  {totals[0]:>8.2f}  "
-          f"{totals[1]:>10.2f}")
+    print(f"{'total':<{width}}  {'':>6}  {totals[0]:>12.2f}  "
+          f"{totals[1]:>15.2f}")
     if ratios:
         mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"\ngeometric mean of gpuguard / clang over {len(ratios)} "
@@ -206,6 +235,9 @@ def main():
     parser.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each tool per file (default 3)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under callgrind instead "
+                        "of timing")
     parser.add_argument("--cuda-path", default="",
                         help="CUDA toolkit for both tools (default: as "
                         "gpuguard finds it)")
@@ -221,6 +253,10 @@ def main():
     for tool in (args.gpuguard, args.clang):
         if not os.access(tool, os.X_OK):
             fail(f"not an executable: {tool}")
+    if args.instructions and not any(
+            os.access(os.path.join(d, "valgrind"), os.X_OK)
+            for d in os.environ.get("PATH", "").split(os.pathsep)):
+        fail("--instructions needs valgrind: apt-get install valgrind")
 
     files = collect(args.paths)
     groups = {}
@@ -244,7 +280,7 @@ def main():
         if not files:
             fail("nothing to time: give files, directories, --corpus or "
                  "--large")
-        findings = bench(args, files, groups)
+        findings = bench(args, files, groups, scratch)
     if groups:
         print_findings(findings, {groups.get(f, "other") for f in files})
 

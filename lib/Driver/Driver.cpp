@@ -11,6 +11,7 @@
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -195,6 +196,30 @@ private:
   ClangTidyStats Suppressed;
 };
 
+/// Narrows the AST traversal of the checks (and the parent map some of them
+/// build) to the top-level declarations outside system headers. No check
+/// reports in system headers, and the CUDA and C++ headers are most of a
+/// translation unit: walking them dominated the cost of a run.
+class UserCodeScope : public ASTConsumer {
+public:
+  explicit UserCodeScope(const SourceManager &Sources) : Sources(Sources) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (!Sources.isInSystemHeader(Sources.getExpansionLoc(D->getLocation())))
+        UserDecls.push_back(D);
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(UserDecls);
+  }
+
+private:
+  const SourceManager &Sources;
+  std::vector<Decl *> UserDecls;
+};
+
 class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(ClangTidyContext &Context,
@@ -223,7 +248,12 @@ private:
     explicit Action(ClangTidyASTConsumerFactory &Factory) : Factory(Factory) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                    StringRef File) override {
-      return Factory.createASTConsumer(Compiler, File);
+      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      // First, so that the checks' matchers see the narrowed scope.
+      Consumers.push_back(
+          std::make_unique<UserCodeScope>(Compiler.getSourceManager()));
+      Consumers.push_back(Factory.createASTConsumer(Compiler, File));
+      return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
 
   private:
