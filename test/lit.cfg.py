@@ -41,9 +41,28 @@ config.substitutions.append(("%gpuguard", gpuguard))
 config.substitutions.append(("%clang_tidy", clang_tidy))
 config.substitutions.append(("%tidy_plugin", plugin))
 config.substitutions.append(("%cuda_mock_flags", cuda_mock_flags))
+# The mock LibTorch headers of test/Inputs/torch, as a system include like
+# the real ones.
+config.substitutions.append(
+    ("%torch_mock_flags", "-std=c++17 -isystem " + os.path.join(inputs, "torch")))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+
+# Real LibTorch: parsing with its headers through the precompiled header the
+# build made, and compiling and running programs against it.
+if config.torch_pch and os.path.exists(config.torch_pch):
+    config.available_features.add("libtorch")
+    torch_flags = (f"-std=c++17 -isystem {config.torch_include} "
+                   f"-include-pch {config.torch_pch}")
+    scenario_inputs = os.path.join(config.test_source_root, "integration",
+                                   "torch", "Inputs")
+    config.substitutions.append(
+        ("%torch_flags", torch_flags + " -isystem " + scenario_inputs))
+    config.substitutions.append(
+        ("%torch_run",
+         f"{python} {os.path.join(scripts, 'torch_run.py')} "
+         f"--cxx={config.cxx_compiler} --flags='{torch_flags}'"))
 
 # FileCheck, not and split-file come from LLVM 22, never from PATH.
 config.environment["PATH"] = os.pathsep.join(

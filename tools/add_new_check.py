@@ -96,7 +96,7 @@ void {class_name}::check(const MatchFinder::MatchResult &Result) {{
 
 
 def lit_test(module, check):
-    flags = "%cuda_mock_flags" if module == "cuda" else "-I%inputs/torch"
+    flags = "%cuda_mock_flags" if module == "cuda" else "%torch_mock_flags"
     return f"""// RUN: %check_gpuguard %s {check} %t -- -- {flags}
 
 // TODO: positives with their expectations next to them, and every negative

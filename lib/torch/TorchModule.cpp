@@ -7,6 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidyModule.h"
+#include "torch/InplaceAutogradCheck.h"
+#include "torch/MixedDeviceCheck.h"
+#include "torch/IndexRangeCheck.h"
+#include "torch/DivByZeroCheck.h"
+#include "torch/LossShapeCheck.h"
 
 namespace gpuguard::torch {
 
@@ -14,6 +19,11 @@ class TorchModule : public clang::tidy::ClangTidyModule {
 public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<InplaceAutogradCheck>("torch-inplace-autograd");
+    Factories.registerCheck<MixedDeviceCheck>("torch-mixed-device");
+    Factories.registerCheck<IndexRangeCheck>("torch-index-range");
+    Factories.registerCheck<DivByZeroCheck>("torch-div-by-zero");
+    Factories.registerCheck<LossShapeCheck>("torch-loss-shape");
     // add_new_check.py registers new checks above this line.
   }
 };

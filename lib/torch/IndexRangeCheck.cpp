@@ -1,0 +1,19 @@
+//===--- IndexRangeCheck.cpp - torch-index-range ---===//
+
+#include "torch/IndexRangeCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::torch {
+
+void IndexRangeCheck::registerMatchers(MatchFinder *Finder) {
+  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+}
+
+void IndexRangeCheck::check(const MatchFinder::MatchResult &Result) {
+  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+}
+
+} // namespace gpuguard::torch

@@ -1,0 +1,19 @@
+//===--- InplaceAutogradCheck.cpp - torch-inplace-autograd ---===//
+
+#include "torch/InplaceAutogradCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::torch {
+
+void InplaceAutogradCheck::registerMatchers(MatchFinder *Finder) {
+  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+}
+
+void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
+  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+}
+
+} // namespace gpuguard::torch

@@ -1,0 +1,24 @@
+//===--- InplaceAutogradCheck.h - torch-inplace-autograd ---*- C++ -*-===//
+///
+/// \file
+/// TODO: one paragraph on what torch-inplace-autograd finds and why it matters.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H
+#define GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace gpuguard::torch {
+
+class InplaceAutogradCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace gpuguard::torch
+
+#endif // GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H

@@ -1,0 +1,6 @@
+// RUN: %check_gpuguard %s torch-mixed-device %t -- -- %torch_mock_flags
+
+// TODO: positives with their expectations next to them, and every negative
+// (idiomatic code that must stay silent) in this same file. This line fails
+// the test until then:
+// CHECK-MESSAGES: warning: {{.*}} [torch-mixed-device]
