@@ -42,7 +42,7 @@ namespace gpuguard {
 template <typename Domain> class ForwardDataflow {
 public:
   using Facts = typename Domain::Facts;
-  static constexpr unsigned MaxVisitsPerBlock = 16;
+  static constexpr unsigned MaxVisitsPerBlock = 64;
 
   ForwardDataflow(const clang::CFG &Graph, const Domain &D)
       : Graph(Graph), D(D), In(Graph.getNumBlockIDs()) {}

@@ -2,11 +2,11 @@
 
 #include "Analysis/NonZeroAnalysis.h"
 #include "Analysis/BranchCondition.h"
+#include "Analysis/ForwardDataflow.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
-#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/FoldingSet.h"
@@ -54,7 +54,6 @@ using Fact = NonZeroFacts::Fact;
 constexpr unsigned MaxDepth = 8;
 /// A block processed this many times has its facts dropped, which ends the
 /// iteration whatever the shape of the loops.
-constexpr unsigned MaxVisitsPerBlock = 64;
 
 /// Strips parentheses and the conversions that keep a value zero or
 /// non-zero: loads, integer conversions, integer to floating point. A
@@ -392,7 +391,7 @@ void forEachSubject(
 /// What every path into a block knows: each side's facts that the other
 /// side implies, so `d > 0` on one path and `d == 1` on the other keep
 /// `d > 0`.
-NonZeroFacts join(const NonZeroFacts &A, const NonZeroFacts &B) {
+NonZeroFacts joinFacts(const NonZeroFacts &A, const NonZeroFacts &B) {
   NonZeroFacts Result;
   forEachSubject(
       A, B, [&](llvm::ArrayRef<Fact> FromA, llvm::ArrayRef<Fact> FromB) {
@@ -487,9 +486,32 @@ public:
                       llvm::DenseSet<const VarDecl *> &Visited,
                       llvm::SmallVectorImpl<ZeroSource> &Out) const;
 
+  // The domain of ForwardDataflow.
+  using Facts = NonZeroFacts;
+  bool transfer(const CFGElement &Element, NonZeroFacts &Facts) const {
+    if (auto Lifetime = Element.getAs<CFGLifetimeEnds>())
+      kill(Lifetime->getVarDecl(), Facts);
+    if (auto S = Element.getAs<CFGStmt>())
+      return transfer(S->getStmt(), Facts);
+    return true;
+  }
+  void edge(const CFGBlock &Block, unsigned Edge, NonZeroFacts &Facts) const {
+    if (const Expr *Cond = branchCondition(Block))
+      assume(Cond, Edge == 0, Facts);
+  }
+  bool join(NonZeroFacts &Into, const NonZeroFacts &Incoming) const {
+    NonZeroFacts Met = joinFacts(Into, Incoming);
+    // The join only weakens: it changed when it lost something.
+    if (impliesAll(Met, Into))
+      return false;
+    Into = std::move(Met);
+    return true;
+  }
+  void widen(NonZeroFacts &Facts) const { Facts.Items.clear(); }
+
 private:
   void run();
-  /// Applies one CFG element; returns false when the path ends there.
+  /// Applies one statement; returns false when the path ends there.
   bool transfer(const Stmt *S, NonZeroFacts &Facts) const;
 
   bool positive(const Expr *E, const NonZeroFacts &Facts,
@@ -537,7 +559,8 @@ private:
   ASTContext &Context;
   NonZeroAnalysisOptions Options;
   std::unique_ptr<CFG> Graph;
-  std::vector<std::optional<NonZeroFacts>> In;
+  // Behind a pointer: the driver needs the complete Impl.
+  std::unique_ptr<ForwardDataflow<Impl>> Dataflow;
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<Definition, 2>> Definitions;
   /// Expressions by the hash of their profile: the first one seen with a
   /// profile is the key of all that share it.
@@ -1148,76 +1171,19 @@ void NonZeroAnalysis::Impl::run() {
   if (!Graph)
     return;
 
-  In.assign(Graph->getNumBlockIDs(), std::nullopt);
-  std::vector<unsigned> Visits(Graph->getNumBlockIDs(), 0);
-  // Reverse post-order: a join is reached after the paths into it, so no
-  // path runs ahead with facts that the join would drop.
-  PostOrderCFGView Order(Graph.get());
-  ForwardDataflowWorklist Worklist(*Graph, &Order);
-  const CFGBlock &Entry = Graph->getEntry();
-  In[Entry.getBlockID()] = NonZeroFacts();
-  Worklist.enqueueBlock(&Entry);
-
-  while (const CFGBlock *Block = Worklist.dequeue()) {
-    if (++Visits[Block->getBlockID()] > MaxVisitsPerBlock)
-      In[Block->getBlockID()]->Items.clear();
-
-    NonZeroFacts Facts = *In[Block->getBlockID()];
-    bool Ends = false;
-    for (const CFGElement &Element : *Block) {
-      if (auto Lifetime = Element.getAs<CFGLifetimeEnds>())
-        kill(Lifetime->getVarDecl(), Facts);
-      if (auto S = Element.getAs<CFGStmt>())
-        if (!transfer(S->getStmt(), Facts)) {
-          Ends = true;
-          break;
-        }
-    }
-    if (Ends)
-      continue;
-
-    const Expr *Cond = branchCondition(*Block);
-    unsigned Index = 0;
-    for (const CFGBlock *Succ : Block->succs()) {
-      unsigned Edge = Index++;
-      if (!Succ)
-        continue;
-      NonZeroFacts EdgeFacts = Facts;
-      if (Cond)
-        assume(Cond, Edge == 0, EdgeFacts);
-      std::optional<NonZeroFacts> &Target = In[Succ->getBlockID()];
-      if (!Target) {
-        Target = std::move(EdgeFacts);
-      } else {
-        NonZeroFacts Met = join(*Target, EdgeFacts);
-        // The join only weakens: it changed when it lost something.
-        if (impliesAll(Met, *Target))
-          continue;
-        Target = std::move(Met);
-      }
-      Worklist.enqueueBlock(Succ);
-    }
-  }
+  Dataflow = std::make_unique<ForwardDataflow<Impl>>(*Graph, *this);
+  Dataflow->run(NonZeroFacts());
 }
 
 void NonZeroAnalysis::Impl::forEachReachable(
     llvm::function_ref<void(const Stmt *, const NonZeroFacts &)> Visit) const {
-  if (!Graph)
+  if (!Dataflow)
     return;
-  for (const CFGBlock *Block : *Graph) {
-    if (!In[Block->getBlockID()])
-      continue;
-    NonZeroFacts Facts = *In[Block->getBlockID()];
-    for (const CFGElement &Element : *Block) {
-      if (auto Lifetime = Element.getAs<CFGLifetimeEnds>())
-        kill(Lifetime->getVarDecl(), Facts);
-      if (auto S = Element.getAs<CFGStmt>()) {
-        Visit(S->getStmt(), Facts);
-        if (!transfer(S->getStmt(), Facts))
-          break;
-      }
-    }
-  }
+  Dataflow->forEachElement(
+      [&](const CFGElement &Element, const NonZeroFacts &Facts) {
+        if (auto S = Element.getAs<CFGStmt>())
+          Visit(S->getStmt(), Facts);
+      });
 }
 
 void NonZeroAnalysis::Impl::collectSources(
