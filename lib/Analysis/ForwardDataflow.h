@@ -11,13 +11,13 @@
 ///     using Facts = ...;                      // copyable
 ///     // Applies one CFG element; false when the path ends inside it
 ///     // (a call that never returns).
-///     bool transfer(const clang::CFGElement &, Facts &) const;
+///     bool transfer(const clang::CFGElement &, Facts &);
 ///     // Refines the facts leaving Block along its successor number Edge.
-///     void edge(const clang::CFGBlock &Block, unsigned Edge, Facts &) const;
+///     void edge(const clang::CFGBlock &Block, unsigned Edge, Facts &);
 ///     // Merges Incoming into Into; true when Into changed.
-///     bool join(Facts &Into, const Facts &Incoming) const;
+///     bool join(Facts &Into, const Facts &Incoming);
 ///     // Forgets everything: after too many visits of one block.
-///     void widen(Facts &) const;
+///     void widen(Facts &);
 ///   };
 /// \endcode
 ///
@@ -44,7 +44,7 @@ public:
   using Facts = typename Domain::Facts;
   static constexpr unsigned MaxVisitsPerBlock = 64;
 
-  ForwardDataflow(const clang::CFG &Graph, const Domain &D)
+  ForwardDataflow(const clang::CFG &Graph, Domain &D)
       : Graph(Graph), D(D), In(Graph.getNumBlockIDs()) {}
 
   /// Runs to a fixed point from \p Entry, the facts at the function's entry.
@@ -109,7 +109,7 @@ public:
 
 private:
   const clang::CFG &Graph;
-  const Domain &D;
+  Domain &D;
   std::vector<std::optional<Facts>> In;
 };
 

@@ -2,6 +2,7 @@
 
 #include "Analysis/GuardAnalysis.h"
 #include "Analysis/BranchCondition.h"
+#include "Analysis/ForwardDataflow.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -10,7 +11,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
-#include <deque>
 #include <optional>
 
 using namespace clang;
@@ -166,6 +166,9 @@ void collectCounterLoops(
     collectCounterLoops(Child, Out);
 }
 
+static FactSet meet(const FactSet &A, const FactSet &B);
+static bool sameFacts(const FactSet &A, const FactSet &B);
+
 class GuardDataflow {
 public:
   /// With \p IndexParameters, the analysis summarises a helper: those
@@ -185,8 +188,29 @@ public:
 
   std::vector<UnguardedAccess> run();
 
+  // The domain of ForwardDataflow. While Recording is set, transfers report
+  // the unguarded accesses they meet.
+  using Facts = FactSet;
+  bool transfer(const CFGElement &Element, FactSet &Facts) {
+    if (auto S = Element.getAs<CFGStmt>())
+      return transfer(S->getStmt(), Facts, Recording);
+    return true;
+  }
+  void edge(const CFGBlock &Block, unsigned Edge, FactSet &Facts) {
+    if (const Expr *Cond = branchCondition(Block))
+      assume(Cond, Edge == 0, Facts, 0);
+  }
+  bool join(FactSet &Into, const FactSet &Incoming) {
+    FactSet Met = meet(Into, Incoming);
+    if (sameFacts(Met, Into))
+      return false;
+    Into = std::move(Met);
+    return true;
+  }
+  void widen(FactSet &Facts) { Facts.clear(); }
+
 private:
-  /// Applies one CFG element; returns false when the path ends there.
+  /// Applies one statement; returns false when the path ends there.
   bool transfer(const Stmt *S, FactSet &Facts,
                 std::vector<UnguardedAccess> *Findings);
   void assume(const Expr *Cond, bool Truth, FactSet &Facts, unsigned Depth);
@@ -230,6 +254,7 @@ private:
   llvm::SmallPtrSet<const VarDecl *, 16> Reassigned;
   llvm::SmallPtrSet<const ParmVarDecl *, 4> IndexParameters;
   unsigned HelperDepth;
+  std::vector<UnguardedAccess> *Recording = nullptr;
 
   /// A parameter of a helper that the helper uses as an index (plus a
   /// constant offset) with no guard of its own.
@@ -1309,58 +1334,13 @@ std::vector<UnguardedAccess> GuardDataflow::run() {
   if (!Graph)
     return Findings;
 
-  std::vector<std::optional<FactSet>> In(Graph->getNumBlockIDs());
-  std::vector<bool> Queued(Graph->getNumBlockIDs(), false);
-  std::deque<const CFGBlock *> Worklist;
-  const CFGBlock &Entry = Graph->getEntry();
-  In[Entry.getBlockID()] = FactSet();
-  Worklist.push_back(&Entry);
-  Queued[Entry.getBlockID()] = true;
-
-  auto Propagate = [&](const CFGBlock *Block, bool Record) {
-    FactSet Facts = *In[Block->getBlockID()];
-    for (const CFGElement &Element : *Block)
-      if (auto S = Element.getAs<CFGStmt>())
-        if (!transfer(S->getStmt(), Facts, Record ? &Findings : nullptr))
-          return;
-    if (Record)
-      return;
-    const Expr *Cond = branchCondition(*Block);
-    unsigned Index = 0;
-    for (const CFGBlock *Succ : Block->succs()) {
-      unsigned Edge = Index++;
-      if (!Succ)
-        continue;
-      FactSet EdgeFacts = Facts;
-      if (Cond)
-        assume(Cond, Edge == 0, EdgeFacts, 0);
-      std::optional<FactSet> &Target = In[Succ->getBlockID()];
-      if (!Target) {
-        Target = std::move(EdgeFacts);
-      } else {
-        FactSet Met = meet(*Target, EdgeFacts);
-        if (sameFacts(Met, *Target))
-          continue;
-        Target = std::move(Met);
-      }
-      if (!Queued[Succ->getBlockID()]) {
-        Queued[Succ->getBlockID()] = true;
-        Worklist.push_back(Succ);
-      }
-    }
-  };
-
-  while (!Worklist.empty()) {
-    const CFGBlock *Block = Worklist.front();
-    Worklist.pop_front();
-    Queued[Block->getBlockID()] = false;
-    Propagate(Block, /*Record=*/false);
-  }
+  ForwardDataflow<GuardDataflow> Dataflow(*Graph, *this);
+  Dataflow.run(FactSet());
   // Report from the fixpoint only, so that each access is judged once
   // against the facts that hold on every path.
-  for (const CFGBlock *Block : *Graph)
-    if (In[Block->getBlockID()])
-      Propagate(Block, /*Record=*/true);
+  Recording = &Findings;
+  Dataflow.forEachElement([](const CFGElement &, const FactSet &) {});
+  Recording = nullptr;
 
   const SourceManager &SM = Context.getSourceManager();
   llvm::sort(Findings, [&](const UnguardedAccess &A, const UnguardedAccess &B) {
