@@ -3,7 +3,7 @@
 
     bench_checks.py --gpuguard BIN [--clang CLANG] [--repeat N]
                     [--instructions] [--corpus DIR] [--large]
-                    [FILE_OR_DIR ...]
+                    [--extra-flags FLAGS] [FILE_OR_DIR ...]
 
 For every file, `gpuguard --quiet FILE --` and `clang++ -fsyntax-only` with
 the flags gpuguard itself uses for the file run alternately, N times each
@@ -14,6 +14,13 @@ and the geometric mean of the ratios follows. With --corpus, the clean/ and
 buggy/ files of the kernel corpus are timed, and gpuguard's findings on them
 are counted per check. --large adds a generated file of a few thousand lines
 (bench/generate_large_kernels.py), written to a temporary directory.
+
+--extra-flags gives both tools the same further compile flags, after `--` for
+gpuguard and before the file for clang. LibTorch files need them, with or
+without the precompiled header the build makes:
+    bench_checks.py --gpuguard build/bin/gpuguard --corpus test/corpus/torch \
+      --extra-flags='-std=c++17 -isystem /usr/include/torch/csrc/api/include
+                     -include-pch build/test/torch.pch'
 
 Wall times on a shared or busy machine swing by tens of percent from run to
 run. --instructions counts the instructions each tool executes instead, under
@@ -30,6 +37,7 @@ import argparse
 import math
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -145,8 +153,11 @@ def bench(args, files, groups, scratch):
     if args.cuda_path:
         gpuguard_options.append("--cuda-path=" + args.cuda_path)
     print(f"gpuguard: {args.gpuguard}")
+    extra = shlex.split(args.extra_flags)
     print(f"clang:    {args.clang} -fsyntax-only "
           f"{' '.join(clang_flags('x.cu', toolkit, args.gpuguard))}")
+    if extra:
+        print(f"both:     {' '.join(extra)}")
     if args.instructions:
         repeat, unit = 1, "Ginstr"
         print("1 run of each tool per file under callgrind; billions of "
@@ -165,8 +176,10 @@ def bench(args, files, groups, scratch):
     totals = [0.0, 0.0]
     for path in files:
         clang_command = ([args.clang, "-fsyntax-only"] +
-                         clang_flags(path, toolkit, args.gpuguard) + [path])
-        gpuguard_command = [args.gpuguard] + gpuguard_options + [path, "--"]
+                         clang_flags(path, toolkit, args.gpuguard) + extra +
+                         [path])
+        gpuguard_command = ([args.gpuguard] + gpuguard_options +
+                            [path, "--"] + extra)
         clang_times, gpuguard_times = [], []
         gpuguard_output, problem = None, None
         measure = ((lambda c: counted(c, scratch)) if args.instructions
@@ -246,6 +259,9 @@ def main():
     parser.add_argument("--large", action="store_true",
                         help="also time a generated file of a few thousand "
                         "lines")
+    parser.add_argument("--extra-flags", default="",
+                        help="compile flags given to both tools (one string, "
+                        "split as a shell would)")
     parser.add_argument("paths", nargs="*", help="files or directories")
     args = parser.parse_args()
     if args.repeat < 1:

@@ -13,10 +13,11 @@ build_dir=${BUILD_DIR:-build}
 jobs=${JOBS:-$(nproc)}
 
 # Debian 12 packages: LLVM/Clang 22 (the only version gpuguard builds with),
-# lit and FileCheck, fmt, GoogleTest, and what the tests use.
+# lit and FileCheck, fmt, GoogleTest, and what the tests use: LibTorch 1.13
+# (CPU only) for the LibTorch integration tests and corpus.
 packages=(cmake ninja-build git python3 python3-yaml python3-jsonschema
   clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
-  libfmt-dev libgtest-dev)
+  libfmt-dev libgtest-dev libtorch-dev)
 
 install_missing_packages() {
   local missing=()

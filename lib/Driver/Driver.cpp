@@ -138,6 +138,12 @@ cl::opt<std::string> CudaGpuArch(
     cl::desc("GPU architecture to parse device code for, when the compile\n"
              "command names none."),
     cl::init("sm_80"), cl::cat(Category));
+cl::opt<bool>
+    TorchPch("torch-pch",
+             cl::desc("For LibTorch files checked without flags: precompile\n"
+                      "<torch/torch.h> once into $XDG_CACHE_HOME/gpuguard (or\n"
+                      "~/.cache/gpuguard) and reuse it, several times faster."),
+             cl::init(false), cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks",
                          cl::desc("List the enabled checks and exit."),
                          cl::init(false), cl::cat(Category));
@@ -487,7 +493,9 @@ int runGpuGuard(int Argc, const char **Argv) {
        << ")\n";
   });
 
-  // Flags after `--` describe how to compile every input.
+  // Flags after `--` describe how to compile every input. A bare `--` gives
+  // none: such inputs get the default command, as without a database.
+  bool BareDashDash = Argc > 0 && llvm::StringRef(Argv[Argc - 1]) == "--";
   std::string FixedError;
   std::unique_ptr<CompilationDatabase> FixedDatabase =
       FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
@@ -504,6 +512,10 @@ int runGpuGuard(int Argc, const char **Argv) {
       createOptionsProvider(BaseFS, Failed);
   if (Failed)
     return UsageError;
+  bool NoFlagsGiven =
+      BuildPath.getNumOccurrences() == 0 && (!FixedDatabase || BareDashDash);
+  if (NoFlagsGiven && FixedDatabase)
+    FixedDatabase.reset();
   std::unique_ptr<CompilationDatabase> Underlying =
       loadDatabase(std::move(FixedDatabase), Failed);
   if (Failed)
@@ -637,9 +649,24 @@ int runGpuGuard(int Argc, const char **Argv) {
            "toolkit)");
   }
 
+  // Without a `--` at all, the closest compile_commands.json is used.
+  bool AutoDetect = !Underlying && !BareDashDash;
   frontend::GpuGuardCompilationDatabase Database(
-      std::move(Underlying), /*AutoDetect=*/!Underlying, Headers,
-      GPUGUARD_CLANG_RESOURCE_DIR);
+      std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
+  frontend::TorchDefaults::Options TorchOptions;
+  TorchOptions.UsePch = TorchPch;
+  TorchOptions.CacheDir = frontend::defaultCacheDir();
+  TorchOptions.ToolVersion = GPUGUARD_VERSION;
+  TorchOptions.ClangResourceDir = GPUGUARD_CLANG_RESOURCE_DIR;
+  if (!Quiet)
+    TorchOptions.Note = [](const llvm::Twine &Message) { note(Message); };
+  TorchOptions.Warn = [](const llvm::Twine &Message) { warning(Message); };
+  frontend::TorchDefaults Torch(std::move(TorchOptions));
+  if (NoFlagsGiven)
+    Database.setTorchDefaults(&Torch);
+  else if (TorchPch)
+    warning("--torch-pch applies only to files checked without flags; "
+            "it is ignored with -p or flags after '--'");
 
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargetMCs();

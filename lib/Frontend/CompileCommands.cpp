@@ -172,7 +172,14 @@ std::vector<CompileCommand> GpuGuardCompilationDatabase::getCompileCommands(
     if (Default.Directory.empty())
       Default.Directory = ".";
     Default.Filename = FilePath.str();
-    Default.CommandLine = {"clang++", FilePath.str()};
+    Default.CommandLine = {"clang++"};
+    // Without flags, a file that includes LibTorch needs its headers found.
+    if (Torch) {
+      std::vector<std::string> TorchFlags = Torch->flagsFor(FilePath);
+      Default.CommandLine.insert(Default.CommandLine.end(), TorchFlags.begin(),
+                                 TorchFlags.end());
+    }
+    Default.CommandLine.push_back(FilePath.str());
     Commands.push_back(std::move(Default));
   }
   std::vector<CompileCommand> Result;

@@ -16,6 +16,7 @@
 #define GPUGUARD_FRONTEND_COMPILECOMMANDS_H
 
 #include "Frontend/CudaToolkit.h"
+#include "Frontend/TorchDiscovery.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include <memory>
@@ -40,10 +41,11 @@ adjustCompileCommand(const clang::tooling::CompileCommand &Command,
                      const CudaHeaders &Headers,
                      llvm::StringRef ClangResourceDir);
 
-/// A compilation database that answers with adjusted commands. Files the
-/// underlying database does not know (or every file, without one) get a
-/// default command: `clang++ -std=c++17 <file>`, found next to the closest
-/// compile_commands.json above the file when there is one.
+/// A compilation database that answers with adjusted commands. The
+/// underlying database is the one given or, with AutoDetect, the closest
+/// compile_commands.json above the file. Files it does not know get a
+/// default command, `clang++ <file>`; with TorchDefaults set, that of a C++
+/// file including LibTorch also gets an installed LibTorch's headers.
 class GpuGuardCompilationDatabase : public clang::tooling::CompilationDatabase {
 public:
   GpuGuardCompilationDatabase(
@@ -54,6 +56,10 @@ public:
   getCompileCommands(llvm::StringRef FilePath) const override;
   std::vector<std::string> getAllFiles() const override;
 
+  /// Gives the default commands of C++ files that include LibTorch its
+  /// headers (and `-std=c++17`); \p Defaults must outlive the database.
+  void setTorchDefaults(TorchDefaults *Defaults) { Torch = Defaults; }
+
 private:
   std::vector<clang::tooling::CompileCommand>
   getUnderlyingCommands(llvm::StringRef FilePath) const;
@@ -62,6 +68,7 @@ private:
   bool AutoDetect;
   CudaHeaders Headers;
   std::string ClangResourceDir;
+  TorchDefaults *Torch = nullptr;
   mutable std::mutex DetectedMutex;
   mutable llvm::StringMap<std::shared_ptr<clang::tooling::CompilationDatabase>>
       Detected;

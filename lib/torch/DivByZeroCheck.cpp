@@ -1,6 +1,10 @@
-//===--- DivByZeroCheck.cpp - torch-div-by-zero ---===//
+//===--- DivByZeroCheck.cpp - torch-div-by-zero ---------------------------===//
 
 #include "torch/DivByZeroCheck.h"
+#include "Analysis/SourceText.h"
+#include "Analysis/TensorDenominators.h"
+#include "Analysis/TorchApi.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -9,11 +13,103 @@ using namespace clang::ast_matchers;
 namespace gpuguard::torch {
 
 void DivByZeroCheck::registerMatchers(MatchFinder *Finder) {
-  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+  // Templates are analysed once, as written; their instantiations would
+  // repeat every finding.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
+                                  unless(isInstantiated()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
+}
+
+/// Why a denominator of \p Kind can be zero, after "division by '...', ".
+static StringRef whyZero(TensorValue::KindType Kind) {
+  switch (Kind) {
+  case TensorValue::Zero:
+    return "which is zero everywhere";
+  case TensorValue::Accumulator:
+  case TensorValue::Sum:
+    return "a sum of non-negative values that is zero when all of them are; "
+           "add an epsilon or clamp it";
+  case TensorValue::Mean:
+    return "a mean of non-negative values that is zero when all of them are; "
+           "add an epsilon or clamp it";
+  case TensorValue::StandardDeviation:
+    return "a standard deviation that is zero when all the values are equal; "
+           "add an epsilon or clamp it";
+  case TensorValue::Variance:
+    return "a variance that is zero when all the values are equal; add an "
+           "epsilon or clamp it";
+  case TensorValue::Norm:
+    return "a norm that is zero when all the values are zero; add an epsilon "
+           "or clamp it";
+  default:
+    return {};
+  }
+}
+
+/// What made the values non-negative or zero, for the note at \p Why's site.
+static StringRef sourceNote(TensorValue::SourceKind Why) {
+  switch (Why) {
+  case TensorValue::Comparison:
+    return "the values are 0 or 1 from this comparison";
+  case TensorValue::Relu:
+    return "the values are made non-negative by this relu";
+  case TensorValue::Abs:
+    return "the values are made non-negative by this abs";
+  case TensorValue::Square:
+    return "the values are made non-negative by this square";
+  case TensorValue::Clamp:
+    return "the values are made non-negative by this clamp";
+  case TensorValue::Random:
+    return "the values are non-negative from this random fill";
+  case TensorValue::Fill:
+    return "the values are zero from here";
+  case TensorValue::NoSource:
+    break;
+  }
+  return {};
+}
+
+static bool within(const Expr *Inner, const Expr *Outer,
+                   const SourceManager &SM) {
+  SourceLocation Loc = SM.getExpansionLoc(Inner->getBeginLoc());
+  SourceRange Range(SM.getExpansionLoc(Outer->getBeginLoc()),
+                    SM.getExpansionLoc(Outer->getEndLoc()));
+  return !SM.isBeforeInTranslationUnit(Loc, Range.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(Range.getEnd(), Loc);
 }
 
 void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
-  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  ASTContext &Context = *Result.Context;
+  const SourceManager &SM = Context.getSourceManager();
+  TensorDenominatorAnalysis Analysis(*Function, Context);
+  for (const RiskyDivision &Division : Analysis.riskyDivisions()) {
+    const TensorValue &Value = Division.Value;
+    const Expr *Denominator = Division.Denominator->IgnoreParenImpCasts();
+    // `v.sqrt()` of a variance `v` is not the variance itself.
+    bool Derived = !Division.Variable && Value.Site &&
+                   ignoreTensorWrappers(Denominator) != Value.Site &&
+                   Value.Kind != TensorValue::Zero;
+    diag(Denominator->getBeginLoc(), "division by '%0', %1%2")
+        << quoteSource(Denominator, Context)
+        << (Derived ? "computed from " : "") << whyZero(Value.Kind);
+    // Point at what made the value risky when it happened elsewhere.
+    if (Value.Site && !within(Value.Site, Division.Division, SM)) {
+      if (Value.Kind == TensorValue::Accumulator)
+        diag(Value.Site->getBeginLoc(), "the sum starts from zero here",
+             DiagnosticIDs::Note);
+      else if (Value.Kind != TensorValue::Zero)
+        diag(Value.Site->getBeginLoc(), "'%0' is computed here",
+             DiagnosticIDs::Note)
+            << quoteSource(Value.Site, Context);
+    }
+    if (Value.Source && !within(Value.Source, Division.Division, SM) &&
+        !sourceNote(Value.Why).empty())
+      diag(Value.Source->getBeginLoc(), sourceNote(Value.Why),
+           DiagnosticIDs::Note);
+  }
 }
 
 } // namespace gpuguard::torch

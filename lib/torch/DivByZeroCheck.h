@@ -1,7 +1,12 @@
-//===--- DivByZeroCheck.h - torch-div-by-zero ---*- C++ -*-===//
+//===--- DivByZeroCheck.h - torch-div-by-zero -------------------*- C++ -*-===//
 ///
 /// \file
-/// TODO: one paragraph on what torch-div-by-zero finds and why it matters.
+/// Finds tensor divisions by a denominator that can be zero: a tensor that is
+/// zero everywhere, an unprotected sum or mean of non-negative values (masks,
+/// relu, abs, squares, counts), or a standard deviation, variance or norm,
+/// which is zero for constant data. PyTorch does not raise for a float
+/// division by zero: the result silently holds inf or NaN, which then spreads
+/// through the loss and the weights.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +20,13 @@ namespace gpuguard::torch {
 class DivByZeroCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 
 } // namespace gpuguard::torch

@@ -1,6 +1,9 @@
-//===--- IndexRangeCheck.cpp - torch-index-range ---===//
+//===--- IndexRangeCheck.cpp - torch-index-range --------------------------===//
 
 #include "torch/IndexRangeCheck.h"
+#include "Analysis/SourceText.h"
+#include "Analysis/TorchApi.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -8,12 +11,243 @@ using namespace clang::ast_matchers;
 
 namespace gpuguard::torch {
 
+/// PyTorch's default ignore_index of nll_loss and cross_entropy.
+constexpr int64_t DefaultIgnoreIndex = -100;
+
 void IndexRangeCheck::registerMatchers(MatchFinder *Finder) {
-  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+  // Templates are analysed once, as written.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
+                                  unless(isInstantiated()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
 }
 
 void IndexRangeCheck::check(const MatchFinder::MatchResult &Result) {
-  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!Function || !Function->getBody() || Function->isDependentContext())
+    return;
+  TensorFacts Facts(*Function, *Result.Context);
+  Facts.forEachReachable([&](const Stmt *S, const TensorFactMap &State) {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      checkCall(Call, Facts, State, *Result.Context);
+  });
+}
+
+/// The classes of a loss input: dimension 1 of [N, C, ...], or the only
+/// dimension of an unbatched [C].
+static std::optional<int64_t> classCount(const TensorFact &Input) {
+  if (!Input.Shape || Input.Shape->empty())
+    return std::nullopt;
+  int64_t Classes =
+      Input.Shape->size() == 1 ? (*Input.Shape)[0] : (*Input.Shape)[1];
+  if (Classes == UnknownSize)
+    return std::nullopt;
+  return Classes;
+}
+
+/// A value \p Index provably holds that is outside [0, Bound) and not
+/// ignored, when its values are known exactly enough.
+static std::optional<int64_t> outOfRangeValue(const TensorFact &Index,
+                                              int64_t Bound,
+                                              std::optional<int64_t> Ignored,
+                                              bool NegativeOnly) {
+  auto Invalid = [&](int64_t Value) {
+    return (Value < 0 || (!NegativeOnly && Value >= Bound)) && Value != Ignored;
+  };
+  if (Index.Values) {
+    std::optional<int64_t> Worst;
+    for (int64_t Value : *Index.Values)
+      if (Invalid(Value) && (!Worst || Value > *Worst))
+        Worst = Value;
+    return Worst;
+  }
+  // Otherwise only bounds that some element really takes are evidence.
+  if (!Index.hasRange() || !Index.ExactBounds)
+    return std::nullopt;
+  if (Invalid(*Index.High))
+    return *Index.High;
+  if (Invalid(*Index.Low))
+    return *Index.Low;
+  return std::nullopt;
+}
+
+void IndexRangeCheck::checkLabels(const Expr *Input, const Expr *Target,
+                                  int64_t Ignored, const TensorFacts &Facts,
+                                  const TensorFactMap &State,
+                                  ASTContext &Context) {
+  std::optional<int64_t> Classes = classCount(Facts.evaluate(Input, State));
+  TensorFact Labels = Facts.evaluate(Target, State);
+  // Floating targets are class probabilities, not indexes.
+  if (!Classes || Labels.Kind == ElementKind::Floating)
+    return;
+  Site S;
+  S.Index = Target;
+  S.Bound = *Classes;
+  S.Ignored = Ignored;
+  S.Target = "'" + quoteSource(ignoreTensorWrappers(Input), Context) +
+             "' with " + std::to_string(S.Bound) + " classes (ignore_index " +
+             std::to_string(Ignored) + ")";
+  report(S, Labels, Context);
+}
+
+void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
+                                const TensorFactMap &State,
+                                ASTContext &Context) {
+  auto Quote = [&](const Expr *X) {
+    X = ignoreTensorWrappers(X);
+    // `emb->forward(x)` names the module through operator->.
+    if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(X);
+        Arrow && Arrow->getOperator() == OO_Arrow)
+      X = ignoreTensorWrappers(Arrow->getArg(0));
+    return "'" + quoteSource(X, Context) + "'";
+  };
+
+  // Module calls: emb(ids), emb->forward(ids), loss(logits, labels).
+  if (std::optional<ModuleCall> Call = getModuleCall(E)) {
+    const Expr *Module = Call->Module;
+    const auto &Inputs = Call->Args;
+    StringRef Builtin = builtinModuleName(moduleClass(Module->getType()));
+    if (Builtin == "Embedding" && Inputs.size() == 1) {
+      auto Sizes = TensorFacts::moduleSizes(Module, "Embedding", Context);
+      if (!Sizes || Sizes->empty())
+        return;
+      Site S;
+      S.Index = Inputs[0];
+      S.Bound = (*Sizes)[0];
+      S.Target = "embedding " + Quote(Module) + " of " +
+                 std::to_string(S.Bound) + " entries";
+      report(S, Facts.evaluate(Inputs[0], State), Context);
+    } else if ((Builtin == "CrossEntropyLoss" || Builtin == "NLLLoss") &&
+               Inputs.size() == 2) {
+      bool Set = false;
+      std::optional<int64_t> Ignored =
+          TensorFacts::moduleOption(Module, "ignore_index", Context, &Set);
+      if (Ignored || !Set)
+        checkLabels(Inputs[0], Inputs[1], Ignored.value_or(DefaultIgnoreIndex),
+                    Facts, State, Context);
+    }
+    return;
+  }
+
+  std::optional<TensorCall> Call = getTensorCall(E);
+  if (!Call || !Call->Self || Call->Form == TensorCallForm::Operator)
+    return;
+  StringRef Name = Call->Name;
+  const auto &Args = Call->Args;
+  bool Functional = isInNamespace(Call->Callee, "torch::nn::functional");
+
+  if (Name == "embedding" && !Args.empty()) {
+    const Expr *Weight = Functional ? Args[0] : Call->Self;
+    const Expr *Index = Functional ? Call->Self : Args[0];
+    TensorFact WeightFact = Facts.evaluate(Weight, State);
+    if (!WeightFact.Shape || WeightFact.Shape->size() != 2 ||
+        WeightFact.Shape->front() == UnknownSize)
+      return;
+    Site S;
+    S.Index = Index;
+    S.Bound = WeightFact.Shape->front();
+    S.Target = "embedding weight " + Quote(Weight) + " of " +
+               std::to_string(S.Bound) + " entries";
+    report(S, Facts.evaluate(Index, State), Context);
+    return;
+  }
+
+  if ((Name == "nll_loss" || Name == "cross_entropy" ||
+       Name == "cross_entropy_loss") &&
+      !Args.empty()) {
+    // F::cross_entropy(x, y, options) or at::nll_loss(x, y, weight,
+    // reduction, ignore_index).
+    std::optional<int64_t> Ignored;
+    bool Set = false;
+    if (Functional && Args.size() > 1)
+      Ignored =
+          TensorFacts::optionValue(Args[1], "ignore_index", Context, &Set);
+    else if (!Functional && Args.size() > 3) {
+      Set = true;
+      Ignored = integerConstant(Args[3], Context);
+    }
+    // An ignore_index that is set but not known could be any label.
+    if (Ignored || !Set)
+      checkLabels(Call->Self, Args[0], Ignored.value_or(DefaultIgnoreIndex),
+                  Facts, State, Context);
+    return;
+  }
+
+  if ((Name == "index_select" || Name == "gather") && Args.size() >= 2) {
+    TensorFact Self = Facts.evaluate(Call->Self, State);
+    std::optional<int64_t> Dim = integerConstant(Args[0], Context);
+    if (!Self.Shape || !Dim)
+      return;
+    int64_t Rank = static_cast<int64_t>(Self.Shape->size());
+    int64_t D = *Dim < 0 ? *Dim + Rank : *Dim;
+    if (D < 0 || D >= Rank || (*Self.Shape)[D] == UnknownSize)
+      return;
+    Site S;
+    S.Index = Args[1];
+    S.Bound = (*Self.Shape)[D];
+    S.Target = "dimension " + std::to_string(*Dim) + " of " +
+               Quote(Call->Self) + " with size " + std::to_string(S.Bound);
+    report(S, Facts.evaluate(Args[1], State), Context);
+    return;
+  }
+
+  if (Name == "one_hot") {
+    std::optional<int64_t> Classes = Args.empty()
+                                         ? std::optional<int64_t>(-1)
+                                         : integerConstant(Args[0], Context);
+    if (!Classes)
+      return;
+    Site S;
+    S.Index = Call->Self;
+    S.NegativeOnly = *Classes < 0;
+    S.Bound = std::max<int64_t>(*Classes, 0);
+    S.Target = S.NegativeOnly
+                   ? std::string("one_hot")
+                   : "one_hot with num_classes " + std::to_string(S.Bound);
+    report(S, Facts.evaluate(Call->Self, State), Context);
+  }
+}
+
+/// True when \p Inner is written inside \p Outer, so that a note on it would
+/// point into the expression the warning already shows.
+static bool isWithin(const Expr *Inner, const Expr *Outer,
+                     const SourceManager &SM) {
+  SourceRange Range = Outer->getSourceRange();
+  SourceLocation Loc = Inner->getBeginLoc();
+  return Range.isValid() && Loc.isValid() &&
+         !SM.isBeforeInTranslationUnit(Loc, Range.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(Range.getEnd(), Loc);
+}
+
+void IndexRangeCheck::report(const Site &S, const TensorFact &Index,
+                             ASTContext &Context) {
+  std::string Name =
+      "'" + quoteSource(ignoreTensorWrappers(S.Index), Context) + "'";
+  SourceLocation Loc = S.Index->getBeginLoc();
+  if (std::optional<int64_t> Value =
+          outOfRangeValue(Index, S.Bound, S.Ignored, S.NegativeOnly)) {
+    diag(Loc, "values of %0 go %select{up|down}1 to %2, out of range for %3")
+        << Name << (*Value < 0 ? 1 : 0) << std::to_string(*Value) << S.Target;
+    const SourceManager &SM = Context.getSourceManager();
+    if (Index.ValueOrigin && Index.ValueOrigin->getBeginLoc().isValid() &&
+        !SM.isInSystemHeader(Index.ValueOrigin->getBeginLoc()) &&
+        !isWithin(Index.ValueOrigin, S.Index, SM))
+      diag(Index.ValueOrigin->getBeginLoc(), "values of %0 set here",
+           DiagnosticIDs::Note)
+          << Name;
+    return;
+  }
+  if (Index.UncheckedCast) {
+    diag(Loc, "%0 is cast from floating point with no check for NaN or "
+              "infinity and no clamp, so it can be out of range for %1")
+        << Name << S.Target;
+    if (!isWithin(Index.UncheckedCast, S.Index, Context.getSourceManager()))
+      diag(Index.UncheckedCast->getBeginLoc(),
+           "cast here; check with torch::isfinite or clamp the integers to "
+           "the valid range",
+           DiagnosticIDs::Note);
+  }
 }
 
 } // namespace gpuguard::torch

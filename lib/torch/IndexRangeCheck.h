@@ -1,13 +1,22 @@
-//===--- IndexRangeCheck.h - torch-index-range ---*- C++ -*-===//
+//===--- IndexRangeCheck.h - torch-index-range ------------------*- C++ -*-===//
 ///
 /// \file
-/// TODO: one paragraph on what torch-index-range finds and why it matters.
+/// Flags indexes that provably fall outside what the op they reach accepts:
+/// embedding ids at or beyond the table's size (or negative), class labels
+/// of `nll_loss`/`cross_entropy` outside [0, C) other than the
+/// ignore_index, `index_select`/`gather` indexes beyond the indexed
+/// dimension, and `one_hot` classes beyond num_classes. It also flags index
+/// tensors cast from floating point with nothing ruling out NaN or infinity,
+/// which the cast turns into arbitrary integers. PyTorch rejects all of these
+/// at run time ("index out of range in self", "Target N is out of bounds"),
+/// and on a GPU as a device-side assert that ends the process.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUGUARD_TORCH_INDEXRANGECHECK_H
 #define GPUGUARD_TORCH_INDEXRANGECHECK_H
 
+#include "Analysis/TensorFacts.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace gpuguard::torch {
@@ -15,8 +24,40 @@ namespace gpuguard::torch {
 class IndexRangeCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// One op's index argument and what it may hold.
+  struct Site {
+    const clang::Expr *Index = nullptr;
+    /// Valid indexes are [0, Bound).
+    int64_t Bound = 0;
+    /// A value the op skips (a loss's ignore_index).
+    std::optional<int64_t> Ignored;
+    /// Whether only negative values are checked (one_hot without
+    /// num_classes).
+    bool NegativeOnly = false;
+    /// "embedding 'emb' of 100 entries", "'logits' with 10 classes".
+    std::string Target;
+    /// Where the bound was set, for a note.
+    const clang::Expr *BoundOrigin = nullptr;
+    std::string BoundNote;
+  };
+
+  void checkCall(const clang::Expr *E, const TensorFacts &Facts,
+                 const TensorFactMap &State, clang::ASTContext &Context);
+  /// Class labels \p Target of a loss on \p Input.
+  void checkLabels(const clang::Expr *Input, const clang::Expr *Target,
+                   int64_t Ignored, const TensorFacts &Facts,
+                   const TensorFactMap &State, clang::ASTContext &Context);
+  void report(const Site &S, const TensorFact &Index,
+              clang::ASTContext &Context);
 };
 
 } // namespace gpuguard::torch

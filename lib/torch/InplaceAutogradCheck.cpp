@@ -1,6 +1,7 @@
-//===--- InplaceAutogradCheck.cpp - torch-inplace-autograd ---===//
+//===--- InplaceAutogradCheck.cpp - torch-inplace-autograd ----------------===//
 
 #include "torch/InplaceAutogradCheck.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang;
@@ -9,11 +10,53 @@ using namespace clang::ast_matchers;
 namespace gpuguard::torch {
 
 void InplaceAutogradCheck::registerMatchers(MatchFinder *Finder) {
-  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+  // Templates are analysed once, as written; their instantiations would
+  // repeat every finding.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
+                                  unless(isInstantiated()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
+}
+
+/// How a finding names the written tensor: 'w', or "a temporary".
+static std::string tensorName(const InplaceAutogradFinding &Finding) {
+  if (!Finding.Tensor || !Finding.Tensor->getIdentifier())
+    return "a temporary tensor";
+  std::string Name = "'" + Finding.Tensor->getName().str() + "'";
+  return Finding.ThroughView ? "a view of " + Name : Name;
 }
 
 void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
-  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!Function || !Function->hasBody())
+    return;
+  if (!Parameters)
+    Parameters = collectParameterFields(*Result.Context);
+  for (const InplaceAutogradFinding &Finding :
+       findInplaceAutogradErrors(*Function, *Result.Context, *Parameters)) {
+    std::string Written = tensorName(Finding);
+    if (Finding.Kind == InplaceAutogradFinding::LeafRequiresGrad) {
+      diag(Finding.Op->getBeginLoc(),
+           "in-place '%0' on %1, a leaf tensor that requires grad; autograd "
+           "rejects it outside a no-grad scope")
+          << Finding.OpName << Written << Finding.Op->getSourceRange();
+      if (Finding.Origin.isValid())
+        diag(Finding.Origin, "%0 is made to require grad here",
+             DiagnosticIDs::Note)
+            << (Finding.Tensor ? "'" + Finding.Tensor->getName().str() + "'"
+                               : std::string("the tensor"));
+      continue;
+    }
+    diag(Finding.Op->getBeginLoc(),
+         "in-place '%0' modifies %1, which '%2' saved for backward; the "
+         "backward() that follows will fail")
+        << Finding.OpName << Written << Finding.OriginOp
+        << Finding.Op->getSourceRange();
+    diag(Finding.Origin, "'%0' was saved for backward by '%1' here",
+         DiagnosticIDs::Note)
+        << Finding.Tensor->getName() << Finding.OriginOp;
+  }
 }
 
 } // namespace gpuguard::torch

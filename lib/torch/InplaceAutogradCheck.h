@@ -1,22 +1,39 @@
-//===--- InplaceAutogradCheck.h - torch-inplace-autograd ---*- C++ -*-===//
+//===--- InplaceAutogradCheck.h - torch-inplace-autograd --------*- C++ -*-===//
 ///
 /// \file
-/// TODO: one paragraph on what torch-inplace-autograd finds and why it matters.
+/// Finds in-place tensor writes that PyTorch's autograd rejects: a write into
+/// a leaf tensor that requires grad outside a no-grad scope ("a leaf Variable
+/// that requires grad is being used in an in-place operation"), and a write
+/// into a tensor an earlier op saved for backward when a backward() can still
+/// follow ("one of the variables needed for gradient computation has been
+/// modified by an inplace operation"). The reasoning is AutogradModel's.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H
 #define GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H
 
+#include "Analysis/AutogradModel.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include <optional>
 
 namespace gpuguard::torch {
 
 class InplaceAutogradCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override { Parameters.reset(); }
+
+private:
+  /// Members holding module parameters, collected once per translation unit.
+  std::optional<ParameterFields> Parameters;
 };
 
 } // namespace gpuguard::torch

@@ -1,19 +1,155 @@
-//===--- LossShapeCheck.cpp - torch-loss-shape ---===//
+//===--- LossShapeCheck.cpp - torch-loss-shape ----------------------------===//
 
 #include "torch/LossShapeCheck.h"
+#include "Analysis/SourceText.h"
+#include "Analysis/TorchApi.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace gpuguard::torch {
 
+namespace {
+/// What a loss asks of its target's shape.
+enum class TargetRule {
+  None,
+  Same,      ///< binary cross-entropy: the input's shape
+  Broadcast, ///< regression losses: any, broadcast silently
+  Classes,   ///< nll / cross-entropy: the input's without dimension 1
+};
+} // namespace
+
+/// The rule of a loss, by ATen function name or module name.
+static TargetRule ruleOf(StringRef Loss) {
+  return llvm::StringSwitch<TargetRule>(Loss)
+      .Cases({"binary_cross_entropy", "binary_cross_entropy_with_logits",
+              "BCELoss", "BCEWithLogitsLoss"},
+             TargetRule::Same)
+      .Cases({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "MSELoss",
+              "L1Loss", "SmoothL1Loss", "HuberLoss"},
+             TargetRule::Broadcast)
+      .Cases({"cross_entropy", "cross_entropy_loss", "nll_loss",
+              "CrossEntropyLoss", "NLLLoss"},
+             TargetRule::Classes)
+      .Default(TargetRule::None);
+}
+
 void LossShapeCheck::registerMatchers(MatchFinder *Finder) {
-  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+  // Templates are analysed once, as written.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
+                                  unless(isInstantiated()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
 }
 
 void LossShapeCheck::check(const MatchFinder::MatchResult &Result) {
-  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (!Function || !Function->getBody() || Function->isDependentContext())
+    return;
+  ASTContext &Context = *Result.Context;
+  TensorFacts Facts(*Function, Context);
+  Facts.forEachReachable([&](const Stmt *S, const TensorFactMap &State) {
+    const auto *E = dyn_cast<CallExpr>(S);
+    if (!E)
+      return;
+    // Modules: criterion(input, target) and criterion->forward(...).
+    if (std::optional<ModuleCall> Module = getModuleCall(E)) {
+      StringRef Builtin =
+          builtinModuleName(moduleClass(Module->Module->getType()));
+      if (ruleOf(Builtin) != TargetRule::None && Module->Args.size() == 2)
+        checkLoss(Builtin, Module->Args[0], Module->Args[1], Facts, State,
+                  Context);
+      return;
+    }
+    std::optional<TensorCall> Call = getTensorCall(E);
+    if (Call && Call->Form == TensorCallForm::Function && Call->Self &&
+        !Call->Args.empty() && ruleOf(Call->Name) != TargetRule::None)
+      checkLoss(Call->Name, Call->Self, Call->Args[0], Facts, State, Context);
+  });
+}
+
+/// True when two shapes differ in rank or in a size known on both sides.
+static bool definitelyDiffer(ArrayRef<int64_t> A, ArrayRef<int64_t> B) {
+  if (A.size() != B.size())
+    return true;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I] != UnknownSize && B[I] != UnknownSize && A[I] != B[I])
+      return true;
+  return false;
+}
+
+void LossShapeCheck::checkLoss(StringRef Loss, const Expr *Input,
+                               const Expr *Target, const TensorFacts &Facts,
+                               const TensorFactMap &State,
+                               ASTContext &Context) {
+  TensorFact InputFact = Facts.evaluate(Input, State);
+  TensorFact TargetFact = Facts.evaluate(Target, State);
+  if (!InputFact.Shape || !TargetFact.Shape)
+    return;
+  const auto &In = *InputFact.Shape;
+  const auto &Tg = *TargetFact.Shape;
+  if (!definitelyDiffer(In, Tg) && ruleOf(Loss) != TargetRule::Classes)
+    return;
+
+  SourceLocation Loc = Target->getBeginLoc();
+  std::string Shapes[] = {formatShape(Tg), formatShape(In)};
+  switch (ruleOf(Loss)) {
+  case TargetRule::None:
+    return;
+  case TargetRule::Same:
+    diag(Loc, "target shape %0 differs from input shape %1; '%2' requires "
+              "them to be the same")
+        << Shapes[0] << Shapes[1] << Loss;
+    break;
+  case TargetRule::Broadcast:
+    if (auto Broadcast = broadcastShapes(In, Tg))
+      diag(Loc, "target shape %0 differs from input shape %1; '%2' "
+                "broadcasts them to %3 and compares the wrong elements")
+          << Shapes[0] << Shapes[1] << Loss << formatShape(*Broadcast);
+    else
+      diag(Loc, "target shape %0 differs from input shape %1 and does not "
+                "broadcast with it in '%2'")
+          << Shapes[0] << Shapes[1] << Loss;
+    break;
+  case TargetRule::Classes: {
+    if (In.empty())
+      return;
+    // Class indices: the input's shape without the class dimension.
+    llvm::SmallVector<int64_t, 4> Expected(In.begin(), In.end());
+    Expected.erase(Expected.begin() + (In.size() == 1 ? 0 : 1));
+    if (!definitelyDiffer(Expected, Tg))
+      return;
+    // Class probabilities: a floating target of the input's shape, which
+    // cross_entropy (not nll_loss) accepts.
+    bool Probabilities = !definitelyDiffer(In, Tg) &&
+                         TargetFact.Kind != ElementKind::Integer &&
+                         !Loss.contains_insensitive("nll");
+    if (Probabilities)
+      return;
+    diag(Loc, "target shape %0 does not fit input shape %1 in '%2'; class "
+              "indices need shape %3")
+        << Shapes[0] << Shapes[1] << Loss << formatShape(Expected);
+    break;
+  }
+  }
+  const SourceManager &SM = Context.getSourceManager();
+  auto Note = [&](const Expr *Origin, const Expr *Arg, const std::string &S) {
+    if (!Origin || SM.isInSystemHeader(Origin->getBeginLoc()))
+      return;
+    SourceRange Range = Arg->getSourceRange();
+    SourceLocation At = Origin->getBeginLoc();
+    if (!SM.isBeforeInTranslationUnit(At, Range.getBegin()) &&
+        !SM.isBeforeInTranslationUnit(Range.getEnd(), At))
+      return;
+    diag(At, "shape %1 of '%0' set here", DiagnosticIDs::Note)
+        << quoteSource(ignoreTensorWrappers(Arg), Context) << S;
+  };
+  Note(InputFact.ShapeOrigin, Input, Shapes[1]);
+  Note(TargetFact.ShapeOrigin, Target, Shapes[0]);
 }
 
 } // namespace gpuguard::torch

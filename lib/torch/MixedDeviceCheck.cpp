@@ -1,7 +1,12 @@
-//===--- MixedDeviceCheck.cpp - torch-mixed-device ---===//
+//===--- MixedDeviceCheck.cpp - torch-mixed-device ------------------------===//
 
 #include "torch/MixedDeviceCheck.h"
+#include "Analysis/DeviceInference.h"
+#include "Analysis/SourceText.h"
+#include "Analysis/TorchApi.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -9,11 +14,137 @@ using namespace clang::ast_matchers;
 namespace gpuguard::torch {
 
 void MixedDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  // TODO: match the pattern; shared reasoning belongs in lib/Analysis.
+  // Templates are analysed once, as written.
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
+                                  unless(isInstantiated()),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("function"),
+                     this);
 }
 
+/// Ops that take tensors of several devices on purpose: copies between
+/// devices, and ops that read only their other operand's shape or type.
+static bool acceptsOtherDevices(StringRef Name) {
+  return Name.ends_with("_like") || Name.starts_with("new_") ||
+         llvm::is_contained({"to", "copy_", "type_as", "expand_as", "view_as",
+                             "reshape_as", "index_put_", "index", "set_",
+                             "set_data", "backward", "is_same_size",
+                             "is_set_to"},
+                            Name);
+}
+
+namespace {
+struct Operand {
+  const Expr *E;
+  DeviceInfo Info;
+};
+} // namespace
+
 void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
-  // TODO: diag(Loc, "lower-case message with '%0' arguments") << ...;
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  ASTContext &Context = *Result.Context;
+  DeviceInference Inference(*Function, Context);
+  llvm::SmallPtrSet<const Stmt *, 16> Seen;
+
+  Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E || !Seen.insert(E).second)
+      return;
+    auto NoteOrigin = [&](const Operand &O, const Expr *Call) {
+      SourceLocation Origin = O.Info.Origin;
+      if (Origin.isInvalid() ||
+          Context.getSourceManager().isPointWithin(Origin, Call->getBeginLoc(),
+                                                   Call->getEndLoc()))
+        return;
+      diag(Origin, "'%0' is placed on %1 here", DiagnosticIDs::Note)
+          << quoteSource(O.E, Context) << O.Info.Dev->str();
+    };
+
+    // A module called with an input on another device than its parameters.
+    const Expr *Module = nullptr;
+    llvm::ArrayRef<const Expr *> Inputs;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() >= 1) {
+      Module = moduleOperand(Op->getArg(0));
+      Inputs = {Op->getArgs() + 1, Op->getNumArgs() - 1};
+    } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E);
+               Member && Member->getMethodDecl() &&
+               Member->getMethodDecl()->getIdentifier() &&
+               Member->getMethodDecl()->getName() == "forward") {
+      Module = moduleOperand(Member->getImplicitObjectArgument());
+      Inputs = {Member->getArgs(), Member->getNumArgs()};
+    }
+    llvm::SmallVector<Operand, 4> Operands;
+    std::string OpName;
+    if (Module) {
+      Operand Self{Module, Inference.deviceOf(Module, Facts)};
+      for (const Expr *Input : Inputs)
+        if (isTensorType(Input->getType()))
+          Operands.push_back({Input, Inference.deviceOf(Input, Facts)});
+      if (Self.Info.Dev && !Self.Info.NoParameters)
+        for (const Operand &Input : Operands)
+          if (Input.Info.Dev && !Input.Info.isCpuScalar() &&
+              provablyDifferent(*Input.Info.Dev, *Self.Info.Dev)) {
+            diag(E->getBeginLoc(), "'%0' is on %1 and the parameters of '%2' "
+                                   "are on %3 in one call of '%2'")
+                << quoteSource(Input.E, Context) << Input.Info.Dev->str()
+                << quoteSource(Module, Context) << Self.Info.Dev->str()
+                << E->getSourceRange();
+            NoteOrigin(Input, E);
+            NoteOrigin(Self, E);
+            return;
+          }
+      // A built-in loss or another module without parameters still needs
+      // its inputs on one device.
+      if (!Self.Info.NoParameters ||
+          !isLibTorchDecl(moduleClass(Module->getType())))
+        return;
+      OpName = quoteSource(Module, Context);
+    } else {
+      std::optional<TensorCall> Call = getTensorCall(E);
+      // The call itself, not a temporary or copy made of its result.
+      if (!Call || Call->Call != E || acceptsOtherDevices(Call->Name))
+        return;
+      OpName = Call->Name;
+      if (Call->Self)
+        Operands.push_back({Call->Self, Inference.deviceOf(Call->Self, Facts)});
+      for (const Expr *Arg : Call->Args) {
+        if (isTensorType(Arg->getType())) {
+          Operands.push_back({Arg, Inference.deviceOf(Arg, Facts)});
+          continue;
+        }
+        llvm::SmallVector<const Expr *, 4> Elements = listElements(Arg);
+        if (Elements.size() == 1 && Elements[0] == Arg)
+          continue;
+        for (const Expr *Element : Elements)
+          if (isTensorType(Element->getType()))
+            Operands.push_back({Element, Inference.deviceOf(Element, Facts)});
+      }
+    }
+
+    // The first pair of operands on provably different devices; 0-dim CPU
+    // tensors go with any device.
+    for (size_t I = 0; I < Operands.size(); ++I) {
+      const Operand &A = Operands[I];
+      if (!A.Info.Dev || A.Info.isCpuScalar())
+        continue;
+      for (size_t J = I + 1; J < Operands.size(); ++J) {
+        const Operand &B = Operands[J];
+        if (!B.Info.Dev || B.Info.isCpuScalar() ||
+            !provablyDifferent(*A.Info.Dev, *B.Info.Dev))
+          continue;
+        diag(Module ? E->getBeginLoc() : E->getExprLoc(),
+             Module ? "'%0' is on %1 and '%2' is on %3 in one call of '%4'"
+                    : "'%0' is on %1 and '%2' is on %3 in one '%4'")
+            << quoteSource(A.E, Context) << A.Info.Dev->str()
+            << quoteSource(B.E, Context) << B.Info.Dev->str() << OpName
+            << A.E->getSourceRange() << B.E->getSourceRange();
+        NoteOrigin(A, E);
+        NoteOrigin(B, E);
+        return;
+      }
+    }
+  });
 }
 
 } // namespace gpuguard::torch

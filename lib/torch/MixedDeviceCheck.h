@@ -1,7 +1,14 @@
-//===--- MixedDeviceCheck.h - torch-mixed-device ---*- C++ -*-===//
+//===--- MixedDeviceCheck.h - torch-mixed-device ----------------*- C++ -*-===//
 ///
 /// \file
-/// TODO: one paragraph on what torch-mixed-device finds and why it matters.
+/// Flags LibTorch operations that combine tensors on provably different
+/// devices: `a + b` with `a` on CUDA and `b` on the CPU, `torch::cat` of such
+/// tensors, a loss of a CUDA input and a CPU target, a module whose
+/// parameters are on the CPU called with a CUDA input. PyTorch rejects each
+/// of them at run time ("Expected all tensors to be on the same device"),
+/// often only after a long setup, and on a machine with a GPU only. The
+/// devices come from Analysis/DeviceInference; a 0-dim CPU tensor beside a
+/// CUDA one is legal and never flagged, and neither are explicit copies.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +22,13 @@ namespace gpuguard::torch {
 class MixedDeviceCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 };
 
 } // namespace gpuguard::torch

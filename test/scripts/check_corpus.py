@@ -2,9 +2,11 @@
 """Runs gpuguard on the kernel corpus and scores its findings.
 
     check_corpus.py --gpuguard BIN [--root DIR] [--checks=GLOBS]
-                    [--extra-flag=FLAG ...] [--jobs N] [--timeout S]
+                    [--extra-flag=FLAG ...] [--compile-flags=FLAGS]
+                    [--jobs N] [--timeout S]
 
-The corpus root holds two directories of CUDA files:
+The corpus root holds two directories of CUDA (.cu, .cuh) or C++ (.cpp)
+files:
   clean/  correct, idiomatic kernels: any finding on them is a false positive;
   buggy/  twins of clean files with planted bugs. The line where a check
           should report carries a trailing marker naming the check(s):
@@ -12,10 +14,14 @@ The corpus root holds two directories of CUDA files:
           A finding on a marked line with a marked check finds that bug; any
           other finding is unexpected.
 
-Each file is checked by its own `gpuguard --quiet FILE --` run (plus the
---extra-flag options, before FILE), so that a crash on one file does not hide
-the results of the others. Nothing follows `--`: gpuguard finds the CUDA
-toolkit itself or falls back to its bundled headers.
+Each file is checked by its own `gpuguard --quiet FILE -- FLAGS` run (plus
+the --extra-flag options, before FILE), so that a crash on one file does not
+hide the results of the others. FLAGS are the --compile-flags, split as a
+shell would; by default nothing follows `--`, and gpuguard finds the CUDA
+toolkit itself or falls back to its bundled headers. The LibTorch corpus
+(test/corpus/torch) is checked with the real headers:
+    --compile-flags='-std=c++17 -isystem <libtorch>/include/torch/csrc/api/include
+                     -include-pch <build>/test/torch.pch'
 
 --checks takes comma-separated globs, as clang-tidy does (`cuda-*`,
 `-cuda-div-by-zero`). Only the selected checks run, and the markers of the
@@ -34,11 +40,12 @@ import concurrent.futures
 import fnmatch
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
 
-SOURCE_SUFFIXES = (".cu", ".cuh")
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp")
 MARKER = re.compile(r"//\s*BUG:\s*(?P<checks>.*?)\s*$")
 CHECK_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
 DIAGNOSTIC = re.compile(
@@ -137,12 +144,13 @@ class Result:
         self.failure = None  # why the file could not be checked, or None
 
 
-def run_gpuguard(gpuguard, extra_flags, checks, path, timeout):
+def run_gpuguard(gpuguard, extra_flags, checks, path, timeout,
+                 compile_flags=()):
     result = Result(path)
     command = [gpuguard, "--quiet"] + extra_flags
     if checks:
         command.append(checks)
-    command += [path, "--"]
+    command += [path, "--"] + list(compile_flags)
     try:
         ran = subprocess.run(command, capture_output=True, text=True,
                              errors="replace", timeout=timeout)
@@ -200,6 +208,9 @@ def main():
                         help="comma-separated globs of the checks to score")
     parser.add_argument("--extra-flag", action="append", default=[],
                         help="option passed to gpuguard (repeatable)")
+    parser.add_argument("--compile-flags", default="",
+                        help="compile flags passed after '--' (one string, "
+                        "split as a shell would)")
     parser.add_argument("--enable-option", action="append", default=[],
                         help="check option the run enables: bugs marked "
                         "with it are expected too")
@@ -218,7 +229,8 @@ def main():
     clean = corpus_files(root, "clean")
     buggy = corpus_files(root, "buggy")
     if not clean or not buggy:
-        fail(f"clean/ and buggy/ in {root} must both hold CUDA files")
+        fail(f"clean/ and buggy/ in {root} must both hold source files "
+             f"({', '.join(SOURCE_SUFFIXES)})")
 
     def shown(path):
         inside = path.startswith(root + os.sep)
@@ -252,12 +264,13 @@ def main():
                 elif selected(check):
                     markers.setdefault(path, set()).add((line, check))
 
+    compile_flags = shlex.split(args.compile_flags)
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         results = list(pool.map(
             lambda path: run_gpuguard(
                 args.gpuguard, args.extra_flag,
                 selected.gpuguard_option() if args.checks else "", path,
-                args.timeout),
+                args.timeout, compile_flags),
             clean + buggy))
 
     clean_findings = 0

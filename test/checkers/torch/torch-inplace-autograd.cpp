@@ -1,6 +1,346 @@
 // RUN: %check_gpuguard %s torch-inplace-autograd %t -- -- %torch_mock_flags
+// RUN: %check_gpuguard --runner=plugin %s torch-inplace-autograd %t.plugin -- -- %torch_mock_flags
 
-// TODO: positives with their expectations next to them, and every negative
-// (idiomatic code that must stay silent) in this same file. This line fails
-// the test until then:
-// CHECK-MESSAGES: warning: {{.*}} [torch-inplace-autograd]
+#include <torch/torch.h>
+
+// ---- Leaves that require grad ------------------------------------------------
+
+void leafFromFactoryOption() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  w.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: 'w' is made to require grad here
+}
+
+void leafFromOptionsObject() {
+  auto w = torch::zeros({3}, torch::TensorOptions().requires_grad(true));
+  w.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: 'w' is made to require grad here
+}
+
+void leafFromSetRequiresGrad() {
+  auto w = torch::ones({3});
+  w.set_requires_grad(true);
+  w.zero_();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'zero_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'w' is made to require grad here
+}
+
+void leafFromRequiresGradUnderscore() {
+  auto w = torch::rand({3}).requires_grad_();
+  w.fill_(0.5);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'fill_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'w' is made to require grad here
+}
+
+void leafTemporary() {
+  torch::randn({3}, torch::requires_grad()).add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' on a temporary tensor, a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-2]]:21: note: the tensor is made to require grad here
+}
+
+struct Net : torch::nn::Module {
+  Net() { w = register_parameter("w", torch::randn({3})); }
+  void reset() { w.uniform_(); }
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: in-place 'uniform_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:15: note: 'w' is made to require grad here
+  void resetWithoutGrad() {
+    torch::NoGradGuard noGrad;
+    w.uniform_();
+  }
+  torch::Tensor w;
+};
+
+void registeredParameter(Net &net) {
+  auto &p = net.register_parameter("b", torch::zeros({3}));
+  p.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'p', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:13: note: 'p' is made to require grad here
+  net.w.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-18]]:15: note: 'w' is made to require grad here
+  auto &buffer = net.register_buffer("running", torch::zeros({3}));
+  buffer.add_(1);
+}
+
+void moduleParameters(torch::nn::Linear &linear) {
+  for (auto &p : linear->parameters())
+    p.mul_(0.5);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'mul_' on 'p', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:18: note: 'p' is made to require grad here
+  linear->weight.clamp_(-1, 1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'clamp_' on 'weight', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  {
+    torch::NoGradGuard noGrad;
+    for (auto &p : linear->parameters())
+      p.mul_(0.5);
+    linear->weight.clamp_(-1, 1);
+  }
+  linear->bias.zero_();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'zero_' on 'bias', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+void autoGradMode() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  {
+    torch::AutoGradMode disabled(false);
+    w.add_(1);
+  }
+  {
+    torch::AutoGradMode enabled(true);
+    w.sub_(1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'sub_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-9]]:30: note: 'w' is made to require grad here
+  }
+}
+
+void compoundAssignmentAndIndexing() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  w += 1;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: 'w' is made to require grad here
+  w[0] = 0;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'fill_' on a view of 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-6]]:30: note: 'w' is made to require grad here
+  torch::relu_(w);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'relu_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-9]]:30: note: 'w' is made to require grad here
+}
+
+void leafNegatives() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto c = w.clone();
+  c.add_(1);
+  auto d = w.detach();
+  d.zero_();
+  auto f = torch::randn({3});
+  f.add_(1);
+  auto g = torch::randn({3}, torch::requires_grad(false));
+  g.add_(1);
+  auto h = w * 2;
+  h.add_(1);
+  auto u = torch::ones({3});
+  u.set_requires_grad(true);
+  u.set_requires_grad(false);
+  u.zero_();
+}
+
+// ---- Tensors saved for backward ----------------------------------------------
+
+void savedSelfByMul() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y * y;
+  y.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'mul' here
+  z.sum().backward();
+}
+
+void savedSelfByPow() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y.pow(2);
+  y.mul_(3);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'pow' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'pow' here
+  z.sum().backward();
+}
+
+void savedSelfByLog() {
+  auto w = torch::rand({3}, torch::requires_grad());
+  auto y = w + 1;
+  auto z = torch::log(y);
+  y.clamp_min_(1e-6);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'clamp_min_' modifies 'y', which 'log' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'log' here
+  z.sum().backward();
+}
+
+void savedResultBySigmoid() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  y.sum().backward();
+}
+
+void savedResultByExp() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w.exp();
+  y += 1;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'exp' here
+  y.sum().backward();
+}
+
+void savedResultByTanh() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w.tanh();
+  y[0] = 0;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'fill_' modifies a view of 'y', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'tanh' here
+  y.sum().backward();
+}
+
+void savedResultByRelu() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::relu(w);
+  torch::relu_(y);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'relu_' modifies 'y', which 'relu' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'relu' here
+  y.sum().backward();
+}
+
+void savedResultBySoftmax() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w.softmax(0);
+  y.div_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'div_' modifies 'y', which 'softmax' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'softmax' here
+  (y * y).sum().backward();
+}
+
+void savedViewAndReference() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  auto v = y.view({3});
+  v.zero_();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'zero_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  auto &r = y;
+  r.masked_fill_(y > 0.5, 0);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'masked_fill_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-8]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  y.sum().backward();
+}
+
+void savedThenWrittenWithoutGrad() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  {
+    torch::NoGradGuard noGrad;
+    y.mul_(2);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-5]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  }
+  y.sum().backward();
+}
+
+void savedOtherOperand(torch::Tensor x) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(x * w);
+  x.mul_(0.9);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'x', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:27: note: 'x' was saved for backward by 'mul' here
+  y.sum().backward();
+}
+
+void savedInEarlierIteration() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto h = w * 2;
+  auto loss = torch::zeros({1});
+  for (int i = 0; i < 3; ++i) {
+    h.add_(1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'add_' modifies 'h', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE+1]]:20: note: 'h' was saved for backward by 'mul' here
+    loss = loss + (h * h).sum();
+  }
+  loss.backward();
+}
+
+// ---- Silent: what autograd accepts ---------------------------------------------
+
+void inplaceBeforeSave() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  y.add_(1);
+  auto z = y.sigmoid();
+  z.sum().backward();
+}
+
+void clampBeforeLog() {
+  auto w = torch::rand({3}, torch::requires_grad());
+  auto y = w * 2;
+  y.clamp_(1e-6);
+  auto z = y.log();
+  z.sum().backward();
+}
+
+void cloneOfSaved() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  auto c = y.clone();
+  c.add_(1);
+  auto m = y.cpu().mean().cuda();
+  m.add_(1);
+  y.sum().backward();
+}
+
+torch::Tensor noBackwardAfterwards() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.mul_(2);
+  return y;
+}
+
+void backwardBeforeInplace() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.sum().backward();
+  y.mul_(2);
+}
+
+void addSavesNothing() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y + w;
+  y.add_(1);
+  z.sum().backward();
+}
+
+void scalarOperandSavesNothing() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y * 3;
+  y.add_(1);
+  z.sum().backward();
+}
+
+void unknownTensorsStaySilent(torch::Tensor a, torch::Tensor b) {
+  auto y = torch::sigmoid(a);
+  y.mul_(2);
+  auto z = a * b;
+  a.add_(1);
+  z.sum().backward();
+}
+
+void backwardEachIteration() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto x = torch::randn({3});
+  for (int i = 0; i < 3; ++i) {
+    auto y = torch::sigmoid(x * w);
+    y.sum().backward();
+    x.mul_(0.9);
+  }
+}
+
+void trainingLoop(torch::Tensor x, torch::Tensor target) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  for (int i = 0; i < 10; ++i) {
+    auto loss = ((x * w).sigmoid() - target).pow(2).sum();
+    loss.backward();
+    {
+      torch::NoGradGuard noGrad;
+      w.sub_(0.1 * w.grad());
+      w.grad().zero_();
+    }
+  }
+}
+
+void suppressed() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  w.add_(1); // NOLINT(torch-inplace-autograd)
+}

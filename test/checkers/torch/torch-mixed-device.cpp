@@ -1,6 +1,326 @@
 // RUN: %check_gpuguard %s torch-mixed-device %t -- -- %torch_mock_flags
+// RUN: %check_gpuguard --runner=plugin %s torch-mixed-device %t.plugin -- -- %torch_mock_flags
 
-// TODO: positives with their expectations next to them, and every negative
-// (idiomatic code that must stay silent) in this same file. This line fails
-// the test until then:
-// CHECK-MESSAGES: warning: {{.*}} [torch-mixed-device]
+#include <torch/torch.h>
+
+namespace F = torch::nn::functional;
+
+bool flag();
+void reset(torch::Tensor &t);
+void inspect(const torch::Tensor &t);
+
+// ---- Factories with device options and binary operators --------------------
+
+void factories() {
+  auto a = torch::randn({2}, torch::kCUDA);
+  auto b = torch::randn({2});
+  auto c = a + b;
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'a' is on cuda and 'b' is on cpu in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'a' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'b' is placed on cpu here
+  auto d = a + a;
+  auto e = b * b;
+}
+
+void optionsAndDevices() {
+  auto options = torch::TensorOptions().device(torch::kCUDA, 0);
+  auto x = torch::zeros({2}, options);
+  auto y = torch::ones({2}, torch::dtype(torch::kFloat).device(torch::kCPU));
+  auto z = x * y;
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'x' is on cuda:0 and 'y' is on cpu in one 'mul' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'x' is placed on cuda:0 here
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'y' is placed on cpu here
+
+  torch::Device first("cuda:0");
+  torch::Device second(torch::kCUDA, 1);
+  torch::Device current(torch::kCUDA);
+  auto p = torch::randn({2}, first);
+  auto q = torch::randn({2}, second);
+  auto r = torch::randn({2}, current);
+  p.add_(q);
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'p' is on cuda:0 and 'q' is on cuda:1 in one 'add_' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 'p' is placed on cuda:0 here
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 'q' is placed on cuda:1 here
+  // The current CUDA device may be cuda:1.
+  r.add_(q);
+  p += r;
+  auto s = torch::randn({2}, torch::device(torch::kCPU));
+  torch::add(s, r);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 's' is on cpu and 'r' is on cuda in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 's' is placed on cpu here
+  // CHECK-NOTES: :[[@LINE-12]]:12: note: 'r' is placed on cuda here
+}
+
+void runtimeChoice() {
+  torch::Device device =
+      torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto a = torch::randn({2}, device);
+  auto b = torch::randn({2});
+  auto c = a + b;
+  auto d = torch::randn({2}).to(device) * b;
+}
+
+// ---- .to(), .cuda(), .cpu() -------------------------------------------------
+
+void moves() {
+  auto cpu = torch::randn({2, 3});
+  auto gpu = cpu.cuda();
+  auto sum = gpu + cpu;
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: 'gpu' is on cuda and 'cpu' is on cpu in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-3]]:18: note: 'gpu' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-5]]:14: note: 'cpu' is placed on cpu here
+  auto back = gpu.cpu();
+  auto fine = back - cpu;
+  auto moved = cpu.to(torch::kCUDA);
+  moved.sub(cpu);
+  // CHECK-NOTES: :[[@LINE-1]]:9: warning: 'moved' is on cuda and 'cpu' is on cpu in one 'sub' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-3]]:20: note: 'moved' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-12]]:14: note: 'cpu' is placed on cpu here
+  auto followed = cpu.to(gpu.device());
+  auto same = followed + gpu;
+  auto likeOther = cpu.to(gpu);
+  auto alsoSame = likeOther * gpu;
+  auto byOptions = cpu.to(torch::TensorOptions().device(torch::kCUDA));
+  auto mixed = byOptions / cpu;
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: 'byOptions' is on cuda and 'cpu' is on cpu in one 'div' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-3]]:24: note: 'byOptions' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-21]]:14: note: 'cpu' is placed on cpu here
+  auto dtypeOnly = gpu.to(torch::kDouble);
+  auto stillGpu = dtypeOnly + cpu;
+  // CHECK-NOTES: :[[@LINE-1]]:29: warning: 'dtypeOnly' is on cuda and 'cpu' is on cpu in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-3]]:24: note: 'dtypeOnly' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-26]]:14: note: 'cpu' is placed on cpu here
+  // Copies between devices are explicit and legal.
+  cpu.copy_(gpu);
+  gpu.copy_(cpu);
+  auto typed = cpu.type_as(gpu);
+}
+
+// ---- Results of ops, *_like factories, 0-dim CPU tensors ---------------------
+
+void results() {
+  auto a = torch::randn({4}, torch::kCUDA);
+  auto b = torch::randn({4});
+  auto h = a.relu() * 2;
+  auto k = h.sigmoid() - b;
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: 'h.sigmoid()' is on cuda and 'b' is on cpu in one 'sub' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 'h.sigmoid()' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 'b' is placed on cpu here
+  auto z = torch::zeros_like(a);
+  torch::where(z > 0, z, b);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'z > 0' is on cuda and 'b' is on cpu in one 'where' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-10]]:12: note: 'z > 0' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-10]]:12: note: 'b' is placed on cpu here
+  auto onCpu = torch::ones_like(a, torch::kCPU);
+  auto fine = onCpu + b;
+
+  // 0-dim CPU tensors go with CUDA tensors; items are numbers.
+  auto scale = torch::tensor(2.0);
+  auto scaled = a * scale;
+  auto total = b.sum();
+  auto centred = a - total;
+  auto mean = a * b.mean().item<float>();
+  auto kept = b.sum({0}, /*keepdim=*/true);
+  auto keptBad = a - kept;
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: 'a' is on cuda and 'kept' is on cpu in one 'sub' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-24]]:12: note: 'a' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-24]]:12: note: 'kept' is placed on cpu here
+  auto empty = torch::randn({});
+  auto shifted = a + empty;
+  // A 1-element tensor is not 0-dim.
+  auto one = torch::tensor({2.0});
+  auto bad = a * one;
+  // CHECK-NOTES: :[[@LINE-1]]:16: warning: 'a' is on cuda and 'one' is on cpu in one 'mul' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-32]]:12: note: 'a' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: 'one' is placed on cpu here
+}
+
+// ---- Indexing, lists, losses ---------------------------------------------------
+
+void indexing() {
+  auto table = torch::randn({10, 4}, torch::kCUDA);
+  auto index = torch::arange(3, torch::kLong);
+  auto rows = table.index_select(0, index);
+  // CHECK-NOTES: :[[@LINE-1]]:21: warning: 'table' is on cuda and 'index' is on cpu in one 'index_select' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:16: note: 'table' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:16: note: 'index' is placed on cpu here
+  auto good = table.index_select(0, index.cuda());
+  auto fn = torch::index_select(table.cpu(), 0, index);
+}
+
+void lists() {
+  auto a = torch::randn({2}, torch::kCUDA);
+  auto b = torch::randn({2});
+  auto joined = torch::cat({a, b});
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: 'a' is on cuda and 'b' is on cpu in one 'cat' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'a' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'b' is placed on cpu here
+  auto stacked = torch::stack({b, a.cpu()});
+  auto pair = torch::stack({b, a}, 1);
+  // CHECK-NOTES: :[[@LINE-1]]:15: warning: 'b' is on cpu and 'a' is on cuda in one 'stack' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-8]]:12: note: 'b' is placed on cpu here
+  // CHECK-NOTES: :[[@LINE-10]]:12: note: 'a' is placed on cuda here
+  auto fine = torch::cat({a, b.cuda()}, 0);
+}
+
+void losses() {
+  auto logits = torch::randn({4, 3}, torch::kCUDA);
+  auto target = torch::randint(3, {4});
+  auto loss = F::cross_entropy(logits, target);
+  // CHECK-NOTES: :[[@LINE-1]]:15: warning: 'logits' is on cuda and 'target' is on cpu in one 'cross_entropy' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:17: note: 'logits' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:17: note: 'target' is placed on cpu here
+  auto good = F::cross_entropy(logits, target.to(logits.device()));
+
+  auto prediction = torch::randn({4}, torch::kCUDA);
+  auto expected = torch::zeros({4});
+  auto mse = torch::mse_loss(prediction, expected);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'prediction' is on cuda and 'expected' is on cpu in one 'mse_loss' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:21: note: 'prediction' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:19: note: 'expected' is placed on cpu here
+
+  torch::nn::CrossEntropyLoss criterion;
+  auto viaModule = criterion(logits, target);
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: 'logits' is on cuda and 'target' is on cpu in one call of 'criterion' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-18]]:17: note: 'logits' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-18]]:17: note: 'target' is placed on cpu here
+  auto viaModuleGood = criterion(logits, target.cuda());
+}
+
+// ---- Modules -------------------------------------------------------------------
+
+struct Net : torch::nn::Module {
+  Net() {
+    fc = register_module("fc", torch::nn::Linear(4, 2));
+    scale = register_parameter("scale", torch::ones({2}));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x) * scale; }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor scale;
+};
+
+struct MovedNet : torch::nn::Module {
+  explicit MovedNet(torch::Device device) {
+    fc = register_module("fc", torch::nn::Linear(4, 2));
+    fc->to(device);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+struct MovesInput : torch::nn::Module {
+  MovesInput() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc(x.cpu()); }
+  torch::nn::Linear fc{nullptr};
+};
+
+void modules() {
+  auto x = torch::randn({3, 4}, torch::kCUDA);
+  torch::nn::Linear fc(4, 2);
+  auto y = fc(x);
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: 'x' is on cuda and the parameters of 'fc' are on cpu in one call of 'fc' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'x' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:21: note: 'fc' is placed on cpu here
+  auto y2 = fc->forward(x);
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: 'x' is on cuda and the parameters of 'fc' are on cpu in one call of 'fc' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-8]]:12: note: 'x' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-8]]:21: note: 'fc' is placed on cpu here
+  fc->to(torch::kCUDA);
+  auto y3 = fc(x);
+
+  auto net = std::make_shared<Net>();
+  auto out = net->forward(x);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'x' is on cuda and the parameters of 'net' are on cpu in one call of 'net' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-16]]:12: note: 'x' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: 'net' is placed on cpu here
+  net->to(torch::kCUDA);
+  auto out2 = net->forward(x);
+
+  Net local;
+  local.forward(x);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'x' is on cuda and the parameters of 'local' are on cpu in one call of 'local' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-24]]:12: note: 'x' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'local' is placed on cpu here
+
+  // Unknown devices: moved in the constructor, input moved in forward,
+  // a parameterless module, an empty holder.
+  auto moved = std::make_shared<MovedNet>(torch::kCUDA);
+  moved->forward(x);
+  auto mover = std::make_shared<MovesInput>();
+  mover->forward(x);
+  torch::nn::ReLU relu;
+  relu(x);
+  torch::nn::Linear later{nullptr};
+  later(x);
+}
+
+void moduleOnRuntimeDevice() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA
+                                                   : torch::kCPU);
+  torch::nn::Linear fc(4, 2);
+  fc->to(device);
+  auto x = torch::randn({3, 4}).to(device);
+  auto y = fc(x);
+  auto z = fc(torch::randn({3, 4}));
+}
+
+// ---- Flow sensitivity ------------------------------------------------------------
+
+void paths() {
+  auto b = torch::randn({2});
+  auto t = torch::randn({2});
+  if (flag())
+    t = t.cuda();
+  auto maybe = t + b;
+
+  auto u = torch::randn({2});
+  if (flag())
+    u = u.cuda();
+  else
+    u = u.to(torch::kCUDA);
+  auto surely = u + b;
+  // CHECK-NOTES: :[[@LINE-1]]:19: warning: 'u' is on cuda and 'b' is on cpu in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-5]]:11: note: 'u' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-14]]:12: note: 'b' is placed on cpu here
+
+  auto v = torch::randn({2}, torch::kCUDA);
+  v = v.cpu();
+  auto after = v + b;
+
+  auto w = torch::randn({2}, torch::kCUDA);
+  reset(w);
+  auto unknown = w + b;
+  inspect(w);
+  auto w2 = torch::randn({2}, torch::kCUDA);
+  inspect(w2);
+  auto known = w2 + b;
+  // CHECK-NOTES: :[[@LINE-1]]:19: warning: 'w2' is on cuda and 'b' is on cpu in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:13: note: 'w2' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-29]]:12: note: 'b' is placed on cpu here
+
+  auto acc = torch::zeros({2});
+  for (int i = 0; i < 3; ++i) {
+    acc += b;
+    acc = acc.cuda();
+  }
+}
+
+torch::Tensor parameters(const torch::Tensor &a, const torch::Tensor &b) {
+  return a + b + torch::randn({2}, torch::kCUDA);
+}
+
+template <typename T> torch::Tensor templated(T scale) {
+  auto a = torch::randn({2}, torch::kCUDA);
+  auto b = torch::randn({2});
+  return a * b * scale;
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: 'a' is on cuda and 'b' is on cpu in one 'mul' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'a' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'b' is placed on cpu here
+}
+template torch::Tensor templated<double>(double);
+
+void suppressed() {
+  auto a = torch::randn({2}, torch::kCUDA);
+  auto b = torch::randn({2});
+  auto c = a + b; // NOLINT(torch-mixed-device)
+}

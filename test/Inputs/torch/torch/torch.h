@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,13 @@ public:
   optional() noexcept;
   optional(const T &value);
   optional(T &&value);
+  template <class U,
+            class = std::enable_if_t<
+                std::is_constructible<T, U &&>::value &&
+                !std::is_same<std::decay_t<U>, optional>::value &&
+                !std::is_same<std::decay_t<U>, nullopt_t>::value &&
+                !std::is_same<std::decay_t<U>, T>::value>>
+  optional(U &&value);
   bool has_value() const;
   const T &value() const;
 };
@@ -113,7 +121,19 @@ struct NoGradGuard : public AutoGradMode {
   NoGradGuard();
 };
 
+namespace detail {
+[[noreturn]] void torchCheckFail(const char *func, const char *file,
+                                 uint32_t line, const char *msg);
+} // namespace detail
+
 } // namespace c10
+
+// c10/util/Exception.h
+#define TORCH_CHECK(cond, ...)                                                 \
+  if (__builtin_expect(static_cast<bool>(!(cond)), 0)) {                       \
+    ::c10::detail::torchCheckFail(__func__, __FILE__,                          \
+                                  static_cast<uint32_t>(__LINE__), #cond);     \
+  }
 
 namespace at {
 
@@ -192,6 +212,8 @@ public:
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false,
             bool copy = false,
             optional<MemoryFormat> memory_format = c10::nullopt) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false,
+            optional<MemoryFormat> memory_format = c10::nullopt) const;
   Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false,
             optional<MemoryFormat> memory_format = c10::nullopt) const;
   Tensor cuda() const;
@@ -239,9 +261,13 @@ public:
   Tensor &div_(const Tensor &other) const;
   Tensor &div_(const Scalar &other) const;
   Tensor true_divide(const Tensor &other) const;
+  Tensor &true_divide_(const Tensor &other) const;
+  Tensor floor_divide(const Tensor &other) const;
   Tensor pow(const Scalar &exponent) const;
   Tensor pow(const Tensor &exponent) const;
   Tensor abs() const;
+  Tensor &abs_() const;
+  Tensor square() const;
   Tensor neg() const;
   Tensor sqrt() const;
   Tensor exp() const;
@@ -255,6 +281,8 @@ public:
   Tensor tanh() const;
   Tensor &tanh_() const;
   Tensor floor() const;
+  Tensor ceil() const;
+  Tensor remainder(const Scalar &other) const;
   Tensor round() const;
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &mat2) const;
@@ -287,6 +315,8 @@ public:
   Tensor std() const;
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor var() const;
+  Tensor var(bool unbiased) const;
+  Tensor maximum(const Tensor &other) const;
   Tensor norm(const Scalar &p = 2) const;
   Tensor max() const;
   Tensor min() const;
@@ -322,6 +352,8 @@ Tensor operator*(const Scalar &self, const Tensor &other);
 Tensor operator/(const Tensor &self, const Tensor &other);
 Tensor operator/(const Tensor &self, const Scalar &other);
 Tensor operator/(const Scalar &self, const Tensor &other);
+Tensor operator%(const Tensor &self, const Tensor &other);
+Tensor operator%(const Tensor &self, const Scalar &other);
 Tensor operator>(const Tensor &self, const Tensor &other);
 Tensor operator>(const Tensor &self, const Scalar &other);
 Tensor operator<(const Tensor &self, const Tensor &other);
@@ -357,6 +389,8 @@ Tensor clamp(const Tensor &self, const optional<Scalar> &min,
              const optional<Scalar> &max = c10::nullopt);
 Tensor clamp_min(const Tensor &self, const Scalar &min);
 Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
+Tensor maximum(const Tensor &self, const Tensor &other);
+Tensor max(const Tensor &self, const Tensor &other);
 Tensor where(const Tensor &condition, const Tensor &self,
              const Scalar &other);
 Tensor cat(const ITensorListRef &tensors, int64_t dim = 0);
@@ -447,6 +481,7 @@ class Module;
 
 template <typename Contained> class ModuleHolder {
 public:
+  ModuleHolder();
   ModuleHolder(std::nullptr_t);
   ModuleHolder(std::shared_ptr<Contained> module);
   template <typename Head, typename... Tail>

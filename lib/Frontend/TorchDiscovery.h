@@ -1,0 +1,111 @@
+//===--- TorchDiscovery.h - Finding LibTorch for files without flags -*- C++
+//-*-===//
+///
+/// \file
+/// Lets `gpuguard file.cpp` check a LibTorch program with no compile flags
+/// and no compilation database: a C++ file that includes `<torch/...>` or
+/// `<ATen/...>` gets the include directories of an installed LibTorch
+/// ($Torch_DIR, $LIBTORCH, a CMake `Torch` package in the usual prefixes,
+/// then Debian's layout under /usr) and `-std=c++17`. On request, a
+/// precompiled header of `<torch/torch.h>` is built once into a cache
+/// directory and reused, since that header alone takes seconds to parse.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_FRONTEND_TORCHDISCOVERY_H
+#define GPUGUARD_FRONTEND_TORCHDISCOVERY_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuguard::frontend {
+
+/// An installed LibTorch: `<Root>/include/torch/csrc/api/include/torch/
+/// torch.h` exists.
+struct TorchInstallation {
+  std::string Root;
+  std::string Version; ///< TORCH_VERSION of torch/version.h; empty if absent.
+  std::string FoundBy; ///< How it was found, for the one-line message.
+  /// Directories to pass with -isystem: the C++ API directory and
+  /// `<Root>/include`, unless the latter is a default system directory.
+  std::vector<std::string> IncludeDirs;
+};
+
+/// Reads the LibTorch unpacked at \p Root, or std::nullopt when \p Root holds
+/// none.
+std::optional<TorchInstallation> readTorchRoot(llvm::StringRef Root,
+                                               llvm::StringRef FoundBy);
+
+/// The LibTorch whose CMake package (the directory of TorchConfig.cmake) is
+/// \p PackageDir: the nearest directory above it holding LibTorch.
+std::optional<TorchInstallation> readTorchPackage(llvm::StringRef PackageDir,
+                                                  llvm::StringRef FoundBy);
+
+/// The first LibTorch found from $Torch_DIR, $LIBTORCH, a CMake Torch package
+/// under the search prefixes, then headers under the prefixes themselves
+/// (Debian's libtorch-dev installs them to /usr/include). The prefixes are
+/// /usr/local, /usr and /opt/libtorch, or $GPUGUARD_TORCH_PREFIXES
+/// (colon-separated) when set.
+std::optional<TorchInstallation> findTorch();
+
+/// Whether the source text includes a LibTorch header: a cheap textual test.
+bool includesTorch(llvm::StringRef SourceText);
+
+/// Whether \p File is a C++ (not C, not CUDA) source or header by its name.
+bool isCxxPath(llvm::StringRef File);
+
+/// Where precompiled headers are cached: $XDG_CACHE_HOME/gpuguard, or
+/// ~/.cache/gpuguard.
+std::string defaultCacheDir();
+
+/// Where getTorchPch keeps the precompiled header for \p Torch.
+std::string torchPchPath(const TorchInstallation &Torch,
+                         llvm::StringRef CacheDir, llvm::StringRef ToolVersion);
+
+/// Returns the precompiled header of `<torch/torch.h>` for \p Torch from
+/// \p CacheDir, building it in-process first when it is not there. The file
+/// name is keyed by the LibTorch path, version and headers, \p ToolVersion
+/// and Clang's version; it is written to a temporary file and renamed, so
+/// concurrent runs never see a partial one.
+llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
+                                        llvm::StringRef CacheDir,
+                                        llvm::StringRef ToolVersion,
+                                        llvm::StringRef ClangResourceDir,
+                                        bool &Built);
+
+/// Decides once per run which LibTorch the default commands of files that
+/// include it use, and says so once.
+class TorchDefaults {
+public:
+  struct Options {
+    bool UsePch = false;
+    std::string CacheDir;
+    std::string ToolVersion;
+    std::string ClangResourceDir;
+    std::function<void(const llvm::Twine &)> Note;
+    std::function<void(const llvm::Twine &)> Warn;
+  };
+
+  explicit TorchDefaults(Options Opts) : Opts(std::move(Opts)) {}
+
+  /// Flags for the default command of \p File, to go before the file name;
+  /// empty when \p File is not C++ that includes LibTorch.
+  std::vector<std::string> flagsFor(llvm::StringRef File);
+
+private:
+  void decide();
+
+  Options Opts;
+  std::once_flag Decided;
+  std::vector<std::string> Flags;
+};
+
+} // namespace gpuguard::frontend
+
+#endif // GPUGUARD_FRONTEND_TORCHDISCOVERY_H

@@ -1,0 +1,299 @@
+// REQUIRES: libtorch
+// RUN: %check_gpuguard %s torch-inplace-autograd %t -- -- %torch_flags
+// RUN: %torch_run --binary=%t.bin %s leaf_from_options --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s leaf_from_set_requires_grad --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s leaf_from_requires_grad_underscore --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s registered_parameter --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s module_parameters --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s leaf_element_assigned --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s grad_mode_enabled_again --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s self_saved_by_mul --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s self_saved_by_pow --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s self_saved_by_log --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s result_saved_by_sigmoid --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s result_saved_by_exp --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s result_saved_by_tanh --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s result_saved_by_relu --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s result_saved_by_softmax --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s view_of_saved --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s saved_written_without_grad --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s other_operand_saved --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s saved_in_earlier_iteration --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s leaf_under_no_grad --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s leaf_under_grad_mode_off --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s clone_and_detach_of_leaf --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s inplace_before_save --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s clamp_before_log --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s clone_of_saved --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s no_backward_afterwards --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s backward_before_inplace --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s add_saves_nothing --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s backward_each_iteration --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s training_loop --expect=accepted
+
+// Each positive is an in-place write PyTorch's autograd rejects: into a leaf
+// that requires grad (raised at the write), or into a tensor an op saved for
+// backward (raised by backward()). Each negative is a near twin it accepts.
+#include <torch/torch.h>
+#include "torch_scenarios.h"
+
+struct Affine : torch::nn::Module {
+  Affine() { scale = register_parameter("scale", torch::ones({3})); }
+  torch::Tensor scale;
+};
+
+// Positives.
+
+GPUGUARD_SCENARIO(leaf_from_options) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  w.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(leaf_from_set_requires_grad) {
+  auto w = torch::zeros({3});
+  w.set_requires_grad(true);
+  w += 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(leaf_from_requires_grad_underscore) {
+  auto w = torch::rand({3}).requires_grad_();
+  torch::relu_(w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'relu_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(registered_parameter) {
+  Affine net;
+  net.scale.mul_(2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' on 'scale', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(module_parameters) {
+  torch::nn::Linear linear(3, 2);
+  for (auto &p : linear->parameters())
+    p.mul_(0.5);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place 'mul_' on 'p', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(leaf_element_assigned) {
+  auto w = torch::randn({3}, torch::TensorOptions().requires_grad(true));
+  w[0] = 0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'fill_' on a view of 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(grad_mode_enabled_again) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  torch::AutoGradMode enabled(true);
+  w.sub_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'sub_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(self_saved_by_mul) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y * y;
+  y.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  z.sum().backward();
+}
+
+GPUGUARD_SCENARIO(self_saved_by_pow) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y.pow(2);
+  y.mul_(3);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'pow' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  z.sum().backward();
+}
+
+GPUGUARD_SCENARIO(self_saved_by_log) {
+  auto w = torch::rand({3}, torch::requires_grad());
+  auto y = w + 1;
+  auto z = torch::log(y);
+  y.clamp_min_(1e-6);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'clamp_min_' modifies 'y', which 'log' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  z.sum().backward();
+}
+
+GPUGUARD_SCENARIO(result_saved_by_sigmoid) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.mul_(2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(result_saved_by_exp) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w.exp();
+  y += 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(result_saved_by_tanh) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w.tanh();
+  y[0] = 0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'fill_' modifies a view of 'y', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(result_saved_by_relu) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::relu(w);
+  torch::relu_(y);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'relu_' modifies 'y', which 'relu' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(result_saved_by_softmax) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w.softmax(0);
+  y.div_(2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'div_' modifies 'y', which 'softmax' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  (y * y).sum().backward();
+}
+
+GPUGUARD_SCENARIO(view_of_saved) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  auto v = y.view({3});
+  v.zero_();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'zero_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(saved_written_without_grad) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  {
+    torch::NoGradGuard noGrad;
+    y.mul_(2);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  }
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(other_operand_saved) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto x = torch::randn({3});
+  auto y = torch::sigmoid(x * w);
+  x.mul_(0.9);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'x', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(saved_in_earlier_iteration) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto h = w * 2;
+  auto loss = torch::zeros({1});
+  for (int i = 0; i < 3; ++i) {
+    h.add_(1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place 'add_' modifies 'h', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+    loss = loss + (h * h).sum();
+  }
+  loss.backward();
+}
+
+// Negatives.
+
+GPUGUARD_SCENARIO(leaf_under_no_grad) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  torch::NoGradGuard noGrad;
+  w.add_(1);
+}
+
+GPUGUARD_SCENARIO(leaf_under_grad_mode_off) {
+  torch::nn::Linear linear(3, 2);
+  torch::AutoGradMode disabled(false);
+  for (auto &p : linear->parameters())
+    p.mul_(0.5);
+}
+
+GPUGUARD_SCENARIO(clone_and_detach_of_leaf) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto c = w.clone();
+  c.add_(1);
+  auto d = w.detach();
+  d.zero_();
+  auto f = torch::randn({3});
+  f.add_(1);
+}
+
+GPUGUARD_SCENARIO(inplace_before_save) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  y.add_(1);
+  auto z = y.sigmoid();
+  z.sum().backward();
+}
+
+GPUGUARD_SCENARIO(clamp_before_log) {
+  auto w = torch::rand({3}, torch::requires_grad());
+  auto y = w * 2;
+  y.clamp_(1e-6);
+  auto z = y.log();
+  z.sum().backward();
+}
+
+GPUGUARD_SCENARIO(clone_of_saved) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  auto c = y.clone();
+  c.add_(1);
+  auto m = y.cpu().mean();
+  m.add_(1);
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(no_backward_afterwards) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.mul_(2);
+}
+
+GPUGUARD_SCENARIO(backward_before_inplace) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.sum().backward();
+  y.mul_(2);
+}
+
+GPUGUARD_SCENARIO(add_saves_nothing) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = w * 2;
+  auto z = y + w;
+  y.add_(1);
+  z.sum().backward();
+}
+
+GPUGUARD_SCENARIO(backward_each_iteration) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto x = torch::randn({3});
+  for (int i = 0; i < 3; ++i) {
+    auto y = torch::sigmoid(x * w);
+    y.sum().backward();
+    x.mul_(0.9);
+  }
+}
+
+GPUGUARD_SCENARIO(training_loop) {
+  torch::nn::Linear linear(3, 1);
+  auto w = torch::randn({3}, torch::requires_grad());
+  torch::optim::SGD optimizer(linear->parameters(), 0.1);
+  auto x = torch::randn({4, 3});
+  auto target = torch::randn({4, 1});
+  for (int i = 0; i < 3; ++i) {
+    optimizer.zero_grad();
+    auto loss = (linear(x * w).sigmoid() - target).pow(2).mean();
+    loss.backward();
+    optimizer.step();
+    {
+      torch::NoGradGuard noGrad;
+      w.sub_(0.1 * w.grad());
+      w.grad().zero_();
+    }
+  }
+}
