@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidyModule.h"
-#include "torch/InplaceAutogradCheck.h"
-#include "torch/MixedDeviceCheck.h"
-#include "torch/IndexRangeCheck.h"
 #include "torch/DivByZeroCheck.h"
+#include "torch/IndexRangeCheck.h"
+#include "torch/InplaceAutogradCheck.h"
 #include "torch/LossShapeCheck.h"
+#include "torch/MixedDeviceCheck.h"
 
 namespace gpuguard::torch {
 
