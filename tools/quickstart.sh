@@ -47,22 +47,31 @@ build() {
   cmake --build "$build_dir" -j "$jobs"
 }
 
-# Runs gpuguard on every example: each *_bug.cu must get at least one
-# finding and each *_fixed.cu none.
+# Runs gpuguard on every example: each *_bug file must get at least one
+# finding and each *_fixed file none. The LibTorch examples need LibTorch's
+# headers (libtorch-dev); gpuguard finds them itself and, with --torch-pch,
+# parses <torch/torch.h> once for all of them.
 run_examples() {
   local gpuguard="$build_dir/bin/gpuguard" failures=0 bugs=0 fixed=0
-  for example in examples/cuda/*_bug.cu examples/cuda/*_fixed.cu; do
+  local examples=(examples/cuda/*_bug.cu examples/cuda/*_fixed.cu)
+  if [ -f /usr/include/torch/csrc/api/include/torch/torch.h ]; then
+    examples+=(examples/torch/*_bug.cpp examples/torch/*_fixed.cpp)
+  else
+    echo "quickstart: no LibTorch headers; skipping examples/torch"
+  fi
+  for example in "${examples[@]}"; do
     echo "== gpuguard $example"
-    local output
-    output=$("$gpuguard" --quiet "$example" -- 2>&1) || true
+    local output options=(--quiet)
+    case "$example" in *.cpp) options+=(--torch-pch) ;; esac
+    output=$("$gpuguard" "${options[@]}" "$example" -- 2>&1) || true
     [ -n "$output" ] && printf '%s\n' "$output"
     local count
-    count=$(printf '%s\n' "$output" | grep -c 'warning: .*\[cuda-' || true)
+    count=$(printf '%s\n' "$output" | grep -c 'warning: .*\[\(cuda\|torch\)-' || true)
     case "$example" in
-    *_bug.cu)
+    *_bug.cu | *_bug.cpp)
       bugs=$((bugs + 1))
       [ "$count" -gt 0 ] || { echo "quickstart: expected findings in $example" >&2; failures=$((failures + 1)); } ;;
-    *_fixed.cu)
+    *_fixed.cu | *_fixed.cpp)
       fixed=$((fixed + 1))
       [ "$count" -eq 0 ] || { echo "quickstart: expected no findings in $example" >&2; failures=$((failures + 1)); } ;;
     esac
