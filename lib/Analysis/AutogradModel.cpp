@@ -110,6 +110,52 @@ bool isBuiltinParameter(const ValueDecl *D) {
          Name.starts_with("weight_") || Name.starts_with("bias_");
 }
 
+/// True when \p Module, one of its bases or one of its submodule members
+/// holds a parameter: a built-in module's weight or bias, or a member
+/// registered with register_parameter.
+bool holdsParameters(const CXXRecordDecl *Module,
+                     const ParameterFields &Parameters, unsigned Depth = 0) {
+  if (!Module || Depth > 8 || !Module->hasDefinition())
+    return false;
+  Module = Module->getDefinition();
+  for (const FieldDecl *Field : Module->fields()) {
+    if (Parameters.count(Field) || isBuiltinParameter(Field))
+      return true;
+    if (const CXXRecordDecl *Sub = moduleClass(Field->getType());
+        Sub && Sub != Module && holdsParameters(Sub, Parameters, Depth + 1))
+      return true;
+  }
+  for (const CXXBaseSpecifier &Base : Module->bases())
+    if (holdsParameters(Base.getType()->getAsCXXRecordDecl(), Parameters,
+                        Depth + 1))
+      return true;
+  return false;
+}
+
+/// The module a call runs: `inner(x)` on a module holder or
+/// `inner->forward(x)`; null for any other expression.
+const CXXRecordDecl *calledModule(const Expr *E) {
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E))
+    return Operator->getOperator() == OO_Call && Operator->getNumArgs() > 0
+               ? moduleClass(Operator->getArg(0)->getType())
+               : nullptr;
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || !Method->getIdentifier() || Method->getName() != "forward" ||
+      !Call->getImplicitObjectArgument())
+    return nullptr;
+  return moduleClass(Call->getImplicitObjectArgument()->getType());
+}
+
+/// A method named forward of a class derived from torch::nn::Module: the
+/// graph it builds goes back to the caller, who runs backward() through it.
+bool isModuleForward(const FunctionDecl &Function) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+  return Method && !Method->isStatic() && Method->getIdentifier() &&
+         Method->getName() == "forward" &&
+         moduleClass(Method->getThisType()) != nullptr;
+}
+
 bool isBackwardCall(const TensorCall &Call) {
   if (Call.Form == TensorCallForm::Method)
     return Call.Name == "backward";
@@ -224,6 +270,13 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
         Result.RequiresGrad = Result.Leaf = true;
       }
     }
+    return Result;
+  }
+
+  // A module with parameters returns a tensor that requires grad (its
+  // parameters do, outside no-grad).
+  if (const CXXRecordDecl *Module = calledModule(E)) {
+    Result.RequiresGrad = !noGrad(E) && holdsParameters(Module, Parameters);
     return Result;
   }
 
@@ -430,9 +483,13 @@ bool Model::join(Facts &Into, const Facts &Incoming) const {
   return Changed;
 }
 
-/// Blocks from which some path reaches a backward() call.
-std::vector<bool> blocksReachingBackward(const CFG &Graph) {
+/// Blocks from which some path reaches a backward() call, or the function's
+/// exit when \p ExitRunsBackward.
+std::vector<bool> blocksReachingBackward(const CFG &Graph,
+                                         bool ExitRunsBackward) {
   std::vector<bool> Reaches(Graph.getNumBlockIDs(), false);
+  if (ExitRunsBackward)
+    Reaches[Graph.getExit().getBlockID()] = true;
   for (const CFGBlock *Block : Graph)
     for (const CFGElement &Element : *Block)
       if (std::optional<CFGStmt> S = Element.getAs<CFGStmt>())
@@ -518,7 +575,11 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
   Model M(Context, Parameters);
   ForwardDataflow<Model> Dataflow(*Graph, M);
   Dataflow.run(AutogradFacts());
-  std::vector<bool> Reaches = blocksReachingBackward(*Graph);
+  std::vector<bool> Reaches = blocksReachingBackward(*Graph, false);
+  // A module's forward() hands its graph to the caller's backward().
+  std::vector<bool> ReachesAtExit;
+  if (isModuleForward(Function))
+    ReachesAtExit = blocksReachingBackward(*Graph, true);
   llvm::DenseSet<const Expr *> Seen;
 
   for (const CFGBlock *Block : *Graph) {
@@ -526,9 +587,13 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
     if (!Entry)
       continue;
     AutogradFacts State = *Entry;
-    bool SuccReaches = any_of(Block->succs(), [&](const CFGBlock *Succ) {
-      return Succ && Reaches[Succ->getBlockID()];
-    });
+    auto SuccIn = [&](const std::vector<bool> &Set) {
+      return any_of(Block->succs(), [&](const CFGBlock *Succ) {
+        return Succ && !Set.empty() && Set[Succ->getBlockID()];
+      });
+    };
+    bool SuccReaches = SuccIn(Reaches);
+    bool SuccReachesExit = SuccIn(ReachesAtExit);
     for (auto It = Block->begin(), End = Block->end(); It != End; ++It) {
       std::optional<CFGStmt> S = It->getAs<CFGStmt>();
       std::optional<TensorCall> Call =
@@ -553,7 +618,8 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
               if (std::optional<TensorCall> NextCall =
                       elementCall(NextS->getStmt()))
                 Later = isBackwardCall(*NextCall);
-          if (Later) {
+          Finding.BackwardByCaller = !Later && SuccReachesExit;
+          if (Later || Finding.BackwardByCaller) {
             Finding.Kind = InplaceAutogradFinding::SavedForBackward;
             Finding.Origin = Saved->second.Op->getBeginLoc();
             Finding.OriginOp = Saved->second.Name;

@@ -14,8 +14,11 @@
 /// Its findings are in-place writes PyTorch rejects: one into a leaf that
 /// requires grad (outside no-grad), raised at the write, and one into a
 /// tensor saved for backward when a backward() can still follow, raised by
-/// that backward(). Requires-grad facts must hold on every path; saves are
-/// kept when any path made them, including earlier loop iterations.
+/// that backward(). The exit of a module's forward() counts as a backward():
+/// the caller differentiates its result. A call of a module that holds
+/// parameters returns a tensor that requires grad. Requires-grad facts must
+/// hold on every path; saves are kept when any path made them, including
+/// earlier loop iterations.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +55,9 @@ struct InplaceAutogradFinding {
   clang::SourceLocation Origin;
   /// The saving op's ATen name ("sigmoid"); empty for a leaf.
   std::string OriginOp;
+  /// No backward() follows in the function, which is a module's forward():
+  /// the caller's backward() through its result is the one that fails.
+  bool BackwardByCaller = false;
 };
 
 /// Fields that hold module parameters (members assigned from

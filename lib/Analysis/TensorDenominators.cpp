@@ -399,6 +399,25 @@ private:
     return evaluate(E, F, Depth + 1);
   }
 
+  /// A tensor of value \p Self after some of its elements were set to
+  /// \p Written (or had it added, when \p Accumulate): the elements not
+  /// written keep what they were, so zeros can remain.
+  static TensorValue partialWrite(const TensorValue &Self,
+                                  const TensorValue &Written, bool Accumulate) {
+    using V = TensorValue;
+    if (!Self.isNonNegative() || !Written.isNonNegative())
+      return V();
+    if (Self.Kind == V::Zero)
+      return V{V::Accumulator, Self.Site, Written.Source, Written.Why};
+    if (Self.canBeZero())
+      return Self;
+    if (Self.Kind == V::Positive && (Accumulate || Written.Kind == V::Positive))
+      return Self;
+    return V{V::NonNegative, nullptr,
+             Self.Source ? Self.Source : Written.Source,
+             Self.Source ? Self.Why : Written.Why};
+  }
+
   TensorValue evaluateCall(const TensorCall &Call, const Facts &F,
                            unsigned Depth) const;
   TensorValue evaluateWhere(const TensorCall &Call, const Facts &F,
@@ -639,6 +658,22 @@ TensorValue DenominatorDomain::evaluateCall(const TensorCall &Call,
         Other->Kind >= V::NonZero && Other->Kind <= V::Positive)
       return V{V::NonZero};
     return V();
+  }
+
+  // Writes into some elements: index_put(indices, values, accumulate),
+  // index_add(dim, index, source, alpha), scatter_add(dim, index, src).
+  if (Name == "index_put" || Name == "index_add" || Name == "scatter_add") {
+    unsigned ValuesArg = Name == "index_put" ? 1 : 2;
+    std::optional<V> Written = Arg(ValuesArg);
+    if (Name == "index_add" && Call.Args.size() > 3 &&
+        Arg(3).value_or(V()).Kind != V::Positive)
+      return V(); // a negative or unknown alpha
+    if (!Written)
+      return V();
+    bool Accumulate = Name != "index_put";
+    if (Name == "index_put" && Call.Args.size() > 2)
+      Accumulate = integerConstant(Call.Args[2], Context).value_or(0) != 0;
+    return partialWrite(Self, *Written, Accumulate);
   }
 
   // Reductions.

@@ -24,6 +24,7 @@ bool TensorFact::operator==(const TensorFact &Other) const {
   return Shape == Other.Shape && Low == Other.Low && High == Other.High &&
          ExactBounds == Other.ExactBounds && Values == Other.Values &&
          Kind == Other.Kind && Finite == Other.Finite &&
+         Unbounded == Other.Unbounded && Strided == Other.Strided &&
          UncheckedCast == Other.UncheckedCast && CastFrom == Other.CastFrom &&
          ValueOrigin == Other.ValueOrigin && ShapeOrigin == Other.ShapeOrigin;
 }
@@ -175,6 +176,7 @@ static void dropValues(TensorFact &Fact) {
   Fact.High.reset();
   Fact.Values.reset();
   Fact.ExactBounds = false;
+  Fact.Strided = false;
   Fact.ValueOrigin = nullptr;
 }
 
@@ -191,11 +193,13 @@ static TensorFact mergeFacts(const TensorFact &A, const TensorFact &B) {
     Result.High = A.High;
     Result.Values = A.Values;
     Result.ExactBounds = A.ExactBounds && B.ExactBounds;
+    Result.Strided = A.Strided || B.Strided;
     Result.ValueOrigin =
         A.ValueOrigin == B.ValueOrigin ? A.ValueOrigin : nullptr;
   }
   Result.Kind = A.Kind == B.Kind ? A.Kind : ElementKind::Unknown;
   Result.Finite = A.Finite && B.Finite;
+  Result.Unbounded = A.Unbounded || B.Unbounded;
   if (A.UncheckedCast == B.UncheckedCast) {
     Result.UncheckedCast = A.UncheckedCast;
     Result.CastFrom = A.CastFrom;
@@ -376,6 +380,12 @@ static bool isKindKeepingUnaryOp(StringRef Name) {
                             Name);
 }
 
+/// Arithmetic that keeps finite operands finite.
+static bool keepsFinite(StringRef Name) {
+  return llvm::is_contained({"add", "sub", "mul", "rsub", "maximum", "minimum"},
+                            Name);
+}
+
 static bool isArithmeticOp(StringRef Name) {
   return llvm::is_contained({"add", "sub", "mul", "div", "true_divide",
                              "remainder", "fmod", "pow", "maximum", "minimum",
@@ -411,6 +421,24 @@ private:
     if (I >= Call.Args.size())
       return std::nullopt;
     return integerConstant(Call.Args[I], Context);
+  }
+  /// An integer passed as c10::optional<int64_t> (slice's start and end).
+  std::optional<int64_t> optionalIntArg(const TensorCall &Call,
+                                        size_t I) const {
+    if (I >= Call.Args.size())
+      return std::nullopt;
+    const Expr *Arg = Call.Args[I];
+    for (unsigned Depth = 0; Depth < 4; ++Depth) {
+      Arg = Arg->IgnoreImplicit();
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+          Construct && Construct->getNumArgs() == 1)
+        Arg = Construct->getArg(0);
+      else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Arg))
+        Arg = Cast->getSubExpr();
+      else
+        break;
+    }
+    return integerConstant(Arg, Context);
   }
 
   const TensorFactMap &State;
@@ -561,6 +589,17 @@ TensorFact Evaluator::evaluateFactory(const TensorCall &Call) const {
       Fact.ExactBounds = true;
       Fact.ValueOrigin = Call.Call;
     }
+  } else if (Name == "linspace") {
+    // linspace(start, end, steps): `steps` evenly spaced values.
+    if (Args.size() < 3)
+      return {};
+    OptionsFrom(3);
+    Fact.Kind =
+        Requested == ElementKind::Unknown ? ElementKind::Floating : Requested;
+    Fact.Finite = true;
+    if (std::optional<int64_t> Steps = integerConstant(Args[2], Context);
+        Steps && *Steps >= 0)
+      Fact.Shape = Sizes{*Steps};
   } else if (Name == "tensor") {
     if (Args.empty())
       return {};
@@ -610,6 +649,10 @@ TensorFact Evaluator::evaluateClamp(TensorFact Self, const TensorCall &Call,
     Self.UncheckedCast = nullptr;
     Self.CastFrom = nullptr;
   }
+  // Finite values clamped on both sides cast to integers in the clamp's
+  // range.
+  if (Low && High && Self.Finite)
+    Self.Unbounded = false;
   if (Changed) {
     Self.Values.reset();
     Self.ExactBounds = false;
@@ -656,6 +699,10 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
     else if (Self.Kind == ElementKind::Integer &&
              Other.Kind == ElementKind::Integer)
       Result.Kind = ElementKind::Integer;
+    // Sums, differences and products of finite values stay finite (barring
+    // overflow); quotients, powers and remainders need not.
+    Result.Finite = Self.Finite && Other.Finite && keepsFinite(Name);
+    Result.Unbounded = Result.Finite;
     if (Self.UncheckedCast)
       Result.UncheckedCast = Self.UncheckedCast,
       Result.CastFrom = Self.CastFrom;
@@ -668,7 +715,10 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
   // A tensor and a scalar: the shape stays, the bounds move.
   TensorFact Result = Self;
   Result.Values.reset();
-  Result.Finite = false;
+  std::optional<double> Number = numberConstant(OtherOperand, Context);
+  Result.Finite =
+      Self.Finite && Number && std::isfinite(*Number) && keepsFinite(Name);
+  Result.Unbounded = Result.Finite;
   bool ScalarIsInteger =
       OtherOperand->IgnoreImplicit()->getType()->isIntegerType() ||
       integerConstant(OtherOperand, Context).has_value();
@@ -679,10 +729,22 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
   std::optional<int64_t> Constant = integerConstant(OtherOperand, Context);
   if (Name == "remainder" && SelfFirst && Constant && *Constant > 0) {
     // Python's modulo: the result takes the sign of the divisor.
-    if (!(Self.hasRange() && *Self.Low >= 0 && *Self.High < *Constant)) {
+    int64_t Divisor = *Constant;
+    if (Self.Values) {
+      llvm::SmallVector<int64_t, 4> Residues;
+      for (int64_t Value : *Self.Values)
+        Residues.push_back(((Value % Divisor) + Divisor) % Divisor);
+      dropValues(Result);
+      setValues(Result, Residues, Call.Call);
+    } else if (!(Self.hasRange() && *Self.Low >= 0 && *Self.High < Divisor)) {
+      // Every value of a range spanning at least Divisor values is taken,
+      // so every residue is.
+      bool Exact = Self.hasRange() && Self.ExactBounds && !Self.Strided &&
+                   *Self.High - *Self.Low + 1 >= Divisor;
       dropValues(Result);
       Result.Low = 0;
-      Result.High = *Constant - 1;
+      Result.High = Divisor - 1;
+      Result.ExactBounds = Exact;
       Result.ValueOrigin = Call.Call;
     }
     if (Self.Kind != ElementKind::Floating) {
@@ -714,11 +776,14 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
     return Result;
   }
   const bool Exact = Self.ExactBounds;
+  const bool Strided =
+      Self.Strided || (Name == "mul" && (*Constant > 1 || *Constant < -1));
   std::optional<llvm::SmallVector<int64_t, 4>> OldValues = Self.Values;
   dropValues(Result);
   Result.Low = Low;
   Result.High = High;
   Result.ExactBounds = Exact;
+  Result.Strided = Strided;
   Result.ValueOrigin = Call.Call;
   if (OldValues) {
     llvm::SmallVector<int64_t, 4> Moved;
@@ -761,6 +826,21 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
   if (isValueKeepingOp(Name))
     return Self;
 
+  // zeros_like(t), randn_like(t), ...: a new tensor of t's shape.
+  if (llvm::is_contained({"zeros_like", "ones_like", "empty_like", "full_like",
+                          "rand_like", "randn_like"},
+                         Name)) {
+    Result.Shape = Self.Shape;
+    Result.ShapeOrigin = Self.ShapeOrigin;
+    Result.Kind = Name == "rand_like" || Name == "randn_like"
+                      ? ElementKind::Floating
+                      : Self.Kind;
+    for (const Expr *Arg : Call.Args)
+      if (ElementKind Kind = scalarTypeIn(Arg); Kind != ElementKind::Unknown)
+        Result.Kind = Kind;
+    return Result;
+  }
+
   if (Name == "to" || Name == "toType" || Name == "type") {
     ElementKind Target = ElementKind::Unknown;
     for (const Expr *Arg : Call.Args)
@@ -783,13 +863,13 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
       // whatever integer the hardware makes of them.
       Result.Values.reset();
       Result.ExactBounds = false;
-      if (!Self.Finite) {
+      if (!Self.Finite || Self.Unbounded) {
         Result.UncheckedCast = Call.Call;
         Result.CastFrom = referencedDecl(Call.Self);
       }
     }
     if (Target == ElementKind::Floating && Self.Kind == ElementKind::Integer)
-      Result.Finite = true;
+      Result.Finite = true, Result.Unbounded = false;
     return Result;
   }
 
@@ -907,6 +987,7 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
     return evaluateClamp(Self, Call, std::nullopt, scalarArg(Call, 0));
   if (Name == "nan_to_num" || Name == "nan_to_num_") {
     Result.Finite = true;
+    Result.Unbounded = false;
     return Result;
   }
   if (Name == "fill_" || Name == "zero_") {
@@ -943,6 +1024,7 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
     Result.Finite = Plain == "sigmoid" || Plain == "tanh" || Plain == "softmax"
                         ? Self.Finite
                         : false;
+    Result.Unbounded = false;
     Result.UncheckedCast = nullptr;
     Result.CastFrom = nullptr;
     return Result;
@@ -1110,6 +1192,40 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
     }
     return Result;
   }
+  if ((Name == "slice" || Name == "narrow") && Rank() && *Rank() > 0) {
+    // slice(dim, start, end, step) and narrow(dim, start, length).
+    Result = Self;
+    Result.ShapeOrigin = Call.Call;
+    std::optional<size_t> Dim =
+        normaliseDim(Call.Args.empty() ? 0 : intArg(Call, 0), *Rank());
+    if (!Dim) {
+      Result.Shape.reset();
+      return Result;
+    }
+    int64_t &Size = (*Result.Shape)[*Dim];
+    if (Size == UnknownSize)
+      return Result;
+    auto Clip = [&](int64_t Index) {
+      return std::clamp<int64_t>(Index < 0 ? Index + Size : Index, 0, Size);
+    };
+    std::optional<int64_t> Start =
+        Call.Args.size() > 1 ? optionalIntArg(Call, 1) : 0;
+    std::optional<int64_t> End = Size;
+    if (Name == "narrow")
+      End = Start && intArg(Call, 2)
+                ? std::optional<int64_t>(Clip(*Start) + *intArg(Call, 2))
+                : std::nullopt;
+    else if (Call.Args.size() > 2)
+      End = optionalIntArg(Call, 2);
+    std::optional<int64_t> Step = Call.Args.size() > 3 ? intArg(Call, 3) : 1;
+    if (!Start || !End || !Step || *Step < 1) {
+      Size = UnknownSize;
+      return Result;
+    }
+    int64_t Length = std::max<int64_t>(Clip(*End) - Clip(*Start), 0);
+    Size = (Length + *Step - 1) / *Step;
+    return Result;
+  }
   if (Name == "select" && Rank() && *Rank() > 0) {
     std::optional<size_t> Dim = normaliseDim(intArg(Call, 0), *Rank());
     Result = Self;
@@ -1187,6 +1303,80 @@ private:
       State[Var] = std::move(Fact);
   }
 
+  /// The local variable whose elements the view \p E shows:
+  /// `t.slice(1, 2)`, `t[0]`, `t.narrow(0, 1, 2).select(1, 0)`.
+  static const VarDecl *viewBase(const Expr *E) {
+    for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+      if (const VarDecl *Var = localVar(E))
+        return Var;
+      std::optional<TensorCall> Call = getTensorCall(E);
+      if (!Call || !Call->Self ||
+          !llvm::is_contained({"slice", "narrow", "select", "view", "transpose",
+                               "t", "unsqueeze", "squeeze", "diagonal"},
+                              Call->Name))
+        return nullptr;
+      // `t[mask]` indexes with a tensor and gives a copy.
+      if (llvm::any_of(Call->Args, [](const Expr *Arg) {
+            return isTensorType(Arg->getType());
+          }))
+        return nullptr;
+      E = Call->Self;
+    }
+    return nullptr;
+  }
+
+  /// An in-place op on a view of a variable writes into that variable:
+  /// `labels.slice(1, 9) = -1` adds -1 to the values of labels when the
+  /// view is a non-empty part of it, and replaces them when it is all of it.
+  void writeThroughView(const TensorCall &Call, Facts &State) const {
+    const VarDecl *Var = viewBase(Call.Self);
+    if (!Var || !State.count(Var))
+      return;
+    TensorFact Old = State.lookup(Var);
+    TensorFact View = evaluate(Call.Self, State);
+    std::optional<int64_t> ViewCount, BaseCount;
+    if (View.Shape)
+      ViewCount = numel(*View.Shape);
+    if (Old.Shape)
+      BaseCount = numel(*Old.Shape);
+    std::optional<int64_t> Value;
+    if (Call.Name == "fill_" && !Call.Args.empty())
+      Value = integerConstant(Call.Args[0], Context);
+    else if (Call.Name == "zero_")
+      Value = 0;
+    TensorFact New = Old;
+    std::optional<double> Number = Call.Name == "zero_"
+                                       ? std::optional<double>(0)
+                                   : Call.Name == "fill_" && !Call.Args.empty()
+                                       ? numberConstant(Call.Args[0], Context)
+                                       : std::nullopt;
+    New.Finite = Old.Finite && Number && std::isfinite(*Number);
+    bool Partial =
+        ViewCount && BaseCount && *ViewCount > 0 && *ViewCount < *BaseCount;
+    bool Whole = ViewCount && BaseCount && *ViewCount == *BaseCount;
+    if (Value && Whole) {
+      dropValues(New);
+      setValues(New, {*Value}, Call.Call);
+      New.UncheckedCast = nullptr;
+      New.CastFrom = nullptr;
+    } else if (Value && Partial && Old.hasRange()) {
+      // The written value is taken; the old bounds stay as good as they
+      // were, though a literal's extreme element may be the one
+      // overwritten.
+      bool Exact = Old.ExactBounds && !Old.Values;
+      int64_t Low = std::min(*Old.Low, *Value);
+      int64_t High = std::max(*Old.High, *Value);
+      dropValues(New);
+      New.Low = Low;
+      New.High = High;
+      New.ExactBounds = Exact;
+      New.ValueOrigin = Call.Call;
+    } else {
+      dropValues(New);
+    }
+    set(Var, New, State);
+  }
+
   void apply(const Stmt *S, Facts &State) const {
     if (const auto *Declaration = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : Declaration->decls())
@@ -1223,6 +1413,7 @@ private:
         if (const VarDecl *Var = localVar(Call->Self)) {
           TensorFact Fact = State.lookup(Var);
           Fact.Finite = true;
+          Fact.Unbounded = false;
           if (Fact.UncheckedCast)
             Fact.UncheckedCast = nullptr, Fact.CastFrom = nullptr;
           set(Var, Fact, State);
@@ -1236,8 +1427,10 @@ private:
       }
       if (Call->mutatesSelf() && Call->Self) {
         const VarDecl *Var = localVar(Call->Self);
-        if (!Var)
+        if (!Var) {
+          writeThroughView(*Call, State);
           return;
+        }
         TensorFact Old = State.lookup(Var);
         TensorFact New = evaluate(E, State);
         if (Call->Form == TensorCallForm::CompoundAssign ||

@@ -10,7 +10,8 @@
 /// with constant sizes (`torch::randn({N, C})`, `torch::randint(0, 10, {N})`,
 /// `torch::tensor({1, 2})`), from the ops that transform them (views,
 /// broadcasting arithmetic, `matmul`, reductions, `argmax`, `clamp`, `%`,
-/// casts) and from the built-in modules `Linear` and `Embedding`.
+/// casts), from writes through views (`t.slice(1, 9) = -1`) and from the
+/// built-in modules `Linear` and `Embedding`.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,14 @@ struct TensorFact {
   ElementKind Kind = ElementKind::Unknown;
   /// Floating values known free of NaN and infinity.
   bool Finite = false;
+  /// Finite floating values that arithmetic moved since a factory, a
+  /// two-sided clamp or a check bounded them: their cast to integers can
+  /// still give any integer.
+  bool Unbounded = false;
+  /// Exact bounds whose values in between are not all taken (a range
+  /// multiplied by a constant), so a remainder of them need not reach every
+  /// residue.
+  bool Strided = false;
   /// The cast of floating values to integers that produced this tensor
   /// when nothing checked them for NaN or infinity or clamped them first.
   const clang::Expr *UncheckedCast = nullptr;

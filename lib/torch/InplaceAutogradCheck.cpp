@@ -49,10 +49,11 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     }
     diag(Finding.Op->getBeginLoc(),
-         "in-place '%0' modifies %1, which '%2' saved for backward; the "
-         "backward() that follows will fail")
+         "in-place '%0' modifies %1, which '%2' saved for backward; %select{"
+         "the backward() that follows|a backward() through the result of "
+         "this module's forward()}3 will fail")
         << Finding.OpName << Written << Finding.OriginOp
-        << Finding.Op->getSourceRange();
+        << Finding.BackwardByCaller << Finding.Op->getSourceRange();
     diag(Finding.Origin, "'%0' was saved for backward by '%1' here",
          DiagnosticIDs::Note)
         << Finding.Tensor->getName() << Finding.OriginOp;

@@ -102,11 +102,12 @@ TEST(TorchOpsTest, NothingIsSavedWithoutAnInputThatNeedsGrad) {
 // -----------------------------------------------------------
 
 /// A snippet parsed against the mock LibTorch header, and the findings of
-/// its function `f`, each as "line:kind" with the line counted from the
-/// body's brace and kind `leaf` or `saved`.
+/// its function \p Name (`f` unless told), each as "line:kind" with the line
+/// counted from the body's brace and kind `leaf` or `saved`.
 class AutogradModelTest : public ::testing::Test {
 protected:
-  std::vector<std::string> findingsOf(const std::string &Code) {
+  std::vector<std::string> findingsOf(const std::string &Code,
+                                      const std::string &Name = "f") {
     std::string Here = __FILE__;
     std::string MockHeaders =
         Here.substr(0, Here.find_last_of('/')) + "/../Inputs/torch";
@@ -121,9 +122,9 @@ protected:
       return Result;
     }
     ASTContext &Context = Unit->getASTContext();
-    const FunctionDecl *F = gpuguard::test::findFunction(Context, "f");
+    const FunctionDecl *F = gpuguard::test::findFunction(Context, Name);
     if (!F) {
-      ADD_FAILURE() << "no function f";
+      ADD_FAILURE() << "no function " << Name;
       return Result;
     }
     for (const InplaceAutogradFinding &Finding : findInplaceAutogradErrors(
@@ -283,6 +284,71 @@ TEST_F(AutogradModelTest, RegisteredParametersAreLeaves) {
     net.b.add_(1);
   })"),
             (Findings{"1:leaf"}));
+}
+
+TEST_F(AutogradModelTest, ModulesWithParametersReturnTensorsThatNeedGrad) {
+  EXPECT_EQ(findingsOf(R"(void f(torch::nn::Linear &linear,
+                              torch::nn::ReLU &relu, torch::Tensor x) {
+    auto a = torch::sigmoid(linear(x));
+    a.mul_(2);
+    auto b = torch::sigmoid(linear->forward(x));
+    b.mul_(2);
+    auto c = torch::sigmoid(relu(x));
+    c.mul_(2);
+    a.sum().backward();
+  })"),
+            (Findings{"2:saved", "4:saved"}));
+}
+
+TEST_F(AutogradModelTest, UserModulesHoldTheirSubmodulesParameters) {
+  EXPECT_EQ(findingsOf(R"(
+  struct Scale : torch::nn::Module {
+    Scale() { w = register_parameter("w", torch::ones({1})); }
+    torch::Tensor forward(const torch::Tensor &x) { return x * w; }
+    torch::Tensor w;
+  };
+  struct Outer : torch::nn::Module {
+    std::shared_ptr<Scale> scale;
+  };
+  struct Empty : torch::nn::Module {
+    torch::Tensor forward(const torch::Tensor &x) { return x; }
+  };
+  void f(Outer &outer, Empty &empty, torch::Tensor x) {
+    auto a = torch::exp(outer.scale->forward(x));
+    a.add_(1);
+    auto b = torch::exp(empty.forward(x));
+    b.add_(1);
+    a.sum().backward();
+  })"),
+            (Findings{"2:saved"}));
+}
+
+/// The same residual body as a module's forward(), as another method of the
+/// module, and as forward() of a class that is not a module.
+std::string residualBlock(const std::string &Base, const std::string &Method) {
+  return "struct Block " + Base + R"( {
+    torch::Tensor )" +
+         Method + R"((const torch::Tensor &x);
+    torch::nn::Linear inner{4, 4};
+  };
+  torch::Tensor Block::)" +
+         Method + R"((const torch::Tensor &x) {
+    auto h = torch::relu(inner(x));
+    if (x.dim() > 1)
+      h += x;
+    return h;
+  })";
+}
+
+TEST_F(AutogradModelTest, ModuleForwardExitRunsBackward) {
+  EXPECT_EQ(findingsOf(residualBlock(": torch::nn::Module", "forward"),
+                       "Block::forward"),
+            (Findings{"3:saved"}));
+  EXPECT_EQ(
+      findingsOf(residualBlock(": torch::nn::Module", "step"), "Block::step"),
+      Findings());
+  EXPECT_EQ(findingsOf(residualBlock("", "forward"), "Block::forward"),
+            Findings());
 }
 
 } // namespace

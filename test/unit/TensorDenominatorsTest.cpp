@@ -180,6 +180,22 @@ torch::Tensor f(std::vector<torch::Tensor> xs, torch::Tensor y) {
             (std::vector<Finding>{{7, K::Accumulator, 4}}));
 }
 
+TEST(TensorDenominatorsTest, PartialWritesIntoZerosLeaveZeros) {
+  EXPECT_EQ(findings(R"(
+torch::Tensor f(torch::Tensor i, torch::Tensor j, torch::Tensor v) {
+  auto m = torch::zeros({4, 4});
+  m.index_put_({i, j}, torch::ones({8}), true);
+  auto n = torch::zeros({4});
+  n.scatter_add_(0, i, (v > 0).to(torch::kFloat));
+  auto s = torch::zeros({4});
+  s.index_add_(0, i, v);
+  auto o = torch::ones({4});
+  o.index_add_(0, i, torch::ones({8}));
+  return v / m.sum(0) + v / m.sum(1).clamp_min(1) + v / n + v / s + v / o;
+})"),
+            (std::vector<Finding>{{9, K::Sum, 1}, {9, K::Accumulator, 4}}));
+}
+
 TEST(TensorDenominatorsTest, JoinKeepsAFixedUpCount) {
   EXPECT_EQ(findings(R"(
 torch::Tensor f(torch::Tensor x, torch::Tensor t) {

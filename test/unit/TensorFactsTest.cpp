@@ -229,8 +229,19 @@ TEST(TensorFactsTest, UncheckedCasts) {
           {P + "probe(p.to(torch::kLong));", "unchecked"},
           {P + "probe(p.floor().toType(torch::kLong));", "unchecked"},
           {"probe((torch::rand({8}) * 7).to(torch::kInt));", "unchecked"},
-          // A floating clamp keeps NaN.
-          {P + "probe(p.clamp(0, 9).to(torch::kInt64));", "unchecked"},
+          // A floating clamp keeps NaN, which a quotient may hold; finite
+          // values clamped on both sides are bounded.
+          {"auto q = torch::rand({8}) / torch::rand({8});\n"
+           "probe(q.clamp(0, 9).to(torch::kInt64));",
+           "unchecked"},
+          {P + "probe(p.clamp(0, 9).to(torch::kInt64));", "safe"},
+          {P + "probe(p.clamp_min(0).to(torch::kInt64));", "unchecked"},
+          {"auto s = torch::randn({8}) * torch::rand({8}) - 0.5;\n"
+           "probe((s * 10).clamp(0, 9).floor().to(torch::kLong));",
+           "safe"},
+          {"probe(torch::log(torch::rand({8})).clamp(0, 9)"
+           ".to(torch::kLong));",
+           "unchecked"},
           {P + "probe(p.to(torch::kLong).clamp_min(0));", "unchecked"},
           {P + "probe(p.to(torch::kLong).clamp(0, 9));", "safe"},
           {P + "probe(p.to(torch::kLong) % 9);", "safe"},
@@ -250,6 +261,46 @@ TEST(TensorFactsTest, UncheckedCasts) {
           // An isfinite whose result decides nothing checks nothing.
           {P + "auto ok = torch::isfinite(p);\nprobe(p.to(torch::kLong));",
            "unchecked"},
+      });
+}
+
+TEST(TensorFactsTest, Remainders) {
+  expectFacts(rangeOf, {
+                           // A range spanning the divisor takes every residue.
+                           {"probe(torch::arange(12) % 5);", "[0, 4]"},
+                           {"probe(torch::arange(12) % 5 + 1);", "[1, 5]"},
+                           {"probe(torch::arange(2, 5) % 5);", "[2, 4]"},
+                           {"probe(torch::arange(3, 6) % 5);", "[0, 4]~"},
+                           {"probe(torch::arange(10) * 5 % 5);", "[0, 4]~"},
+                           {"probe(torch::tensor({3, 9, -1}) % 5);", "[3, 4]"},
+                       });
+}
+
+TEST(TensorFactsTest, ViewWrites) {
+  const std::string X = "auto x = torch::randint(0, 5, {4, 6});\n";
+  expectFacts(shapeOf,
+              {
+                  {X + "probe(x.slice(1, 2));", "[4, 4]"},
+                  {X + "probe(x.slice(1, -2));", "[4, 2]"},
+                  {X + "probe(x.slice(0, 1, 3));", "[2, 6]"},
+                  {X + "probe(x.slice(1, 0, 6, 4));", "[4, 2]"},
+                  {X + "probe(x.narrow(1, 4, 2));", "[4, 2]"},
+                  {X + "probe(x.slice(1, unknown.size(0)));", "[4, ?]"},
+              });
+  expectFacts(
+      rangeOf,
+      {
+          {X + "x.slice(1, 3) = -1; probe(x);", "[-1, 4]"},
+          {X + "x[0] = 9; probe(x);", "[0, 9]"},
+          {X + "x.narrow(0, 1, 2).select(1, 0) = 7; probe(x);", "[0, 7]"},
+          {X + "x.slice(1, 0) = 2; probe(x);", "[2, 2]"},
+          {X + "x.slice(1, 6) = 9; probe(x);", "unknown"},
+          {X + "x.slice(1, 3).add_(1); probe(x);", "unknown"},
+          {X + "x[unknown] = 9; probe(x);", "[0, 4]"},
+          // A literal's extreme element may be the one overwritten.
+          {"auto t = torch::tensor({0, 9});\n"
+           "t.slice(0, 1) = 3; probe(t);",
+           "[0, 9]~"},
       });
 }
 

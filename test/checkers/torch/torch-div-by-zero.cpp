@@ -76,7 +76,41 @@ torch::Tensor accumulated(std::vector<torch::Tensor> parts, torch::Tensor x) {
 // CHECK-NOTES: :[[@LINE-4]]:14: note: the values are made non-negative by this relu
 }
 
-// Spreads: zero for constant data.
+// Zero-initialised tensors that only some elements are added to: a sum over
+// a dimension is zero where nothing was added, such as a class never
+// predicted.
+torch::Tensor precisionRecall(torch::Tensor predicted, torch::Tensor actual) {
+  auto confusion = torch::zeros({4, 4});
+  confusion.index_put_({actual, predicted}, torch::ones({8}),
+                       /*accumulate=*/true);
+  auto predictedCounts = confusion.sum(0);
+  auto actualCounts = confusion.sum(1);
+  auto precision = confusion.diagonal() / predictedCounts;
+// CHECK-NOTES: :[[@LINE-1]]:43: warning: division by 'predictedCounts', a sum of non-negative values that is zero when all of them are; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-4]]:26: note: 'confusion.sum(0)' is computed here
+// CHECK-NOTES: :[[@LINE-8]]:20: note: the values are zero from here
+  auto recall = confusion.diagonal() / actualCounts.clamp_min(1);
+  return precision + recall;
+}
+
+torch::Tensor perClassMean(torch::Tensor features, torch::Tensor labels,
+                           torch::Tensor target) {
+  auto counts = torch::zeros({10});
+  counts.index_add_(0, labels, torch::ones({8}));
+  auto hits = torch::zeros({10, 3});
+  hits.scatter_add_(0, labels, (target > 0).to(torch::kFloat));
+  auto seen = torch::zeros({10});
+  seen.index_put_({labels}, torch::ones({8}));
+  return features / counts + features / hits.sum(1, /*keepdim=*/true) +
+// CHECK-NOTES: :[[@LINE-1]]:21: warning: division by 'counts', a sum of non-negative values that is zero when all of them are; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-8]]:17: note: the sum starts from zero here
+// CHECK-NOTES: :[[@LINE-3]]:41: warning: division by 'hits.sum(1, /*keepdim=*/true)', a sum of non-negative values that is zero when all of them are; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-7]]:33: note: the values are 0 or 1 from this comparison
+         features / seen;
+// CHECK-NOTES: :[[@LINE-1]]:21: warning: division by 'seen', a sum of non-negative values that is zero when all of them are; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-9]]:15: note: the sum starts from zero here
+}
+
 torch::Tensor standardise(torch::Tensor x) {
   return (x - x.mean()) / x.std();
 // CHECK-NOTES: :[[@LINE-1]]:27: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
@@ -190,6 +224,22 @@ torch::Tensor zeroFixedUp(torch::Tensor x, torch::Tensor labels) {
   if (count.item<int64_t>() == 0)
     count = torch::ones({});
   return x / count;
+}
+
+torch::Tensor partialWritesProtected(torch::Tensor features,
+                                     torch::Tensor labels,
+                                     torch::Tensor values) {
+  auto counts = torch::zeros({10});
+  counts.index_add_(0, labels, torch::ones({8}));
+  auto signedSums = torch::zeros({10});
+  signedSums.index_add_(0, labels, values);
+  auto subtracted = torch::zeros({10});
+  subtracted.index_add_(0, labels, torch::ones({8}), -1);
+  auto smoothed = torch::ones({10});
+  smoothed.index_add_(0, labels, torch::ones({8}));
+  return features / counts.clamp_min(1) + features / signedSums +
+         features / subtracted + features / smoothed +
+         features / (counts + 1);
 }
 
 torch::Tensor signedAccumulator(std::vector<torch::Tensor> parts,

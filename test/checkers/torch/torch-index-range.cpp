@@ -104,6 +104,84 @@ void crossEntropyModules() {
   // CHECK-NOTES: :[[@LINE-3]]:17: note: values of 'padded' set here
 }
 
+// `%` of a range that spans at least n values takes every residue.
+void remainderLabels() {
+  const int64_t batch = 12, classes = 5;
+  torch::nn::Linear model(7, classes);
+  const auto inputs = torch::randn({batch, 7});
+  const auto labels = torch::arange(batch) % classes + 1;
+  auto a = torch::nll_loss(torch::log_softmax(model(inputs), 1), labels);
+  // CHECK-NOTES: :[[@LINE-1]]:66: warning: values of 'labels' go up to 5, out of range for 'torch::log_softmax(model(inputs), 1)' with 5 classes (ignore_index -100) [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:23: note: values of 'labels' set here
+  auto b = F::one_hot(torch::tensor({3, 9, 14}) % 5, 4);
+  // CHECK-NOTES: :[[@LINE-1]]:23: warning: values of 'torch::tensor({3, 9, 14}) % 5' go up to 4, out of range for one_hot with num_classes 4 [torch-index-range]
+}
+
+void remainderLabelsAccepted() {
+  const int64_t batch = 12, classes = 5;
+  torch::nn::Linear model(7, classes);
+  const auto inputs = torch::randn({batch, 7});
+  auto a = torch::nll_loss(torch::log_softmax(model(inputs), 1),
+                           torch::arange(batch) % classes);
+  // [0, 3] % 5 stays [0, 3]; [0, 9] * 5 % 5 is all zeros; a literal's
+  // residues are known.
+  auto b = F::one_hot(torch::arange(4) % 5 + 1, 5);
+  auto c = F::one_hot(torch::arange(10) * 5 % 5, 1);
+  auto d = F::one_hot(torch::tensor({5, 10, 16}) % 5, 2);
+}
+
+// Writes through a view (`t.slice(...) = v`, `t[i] = v`, `narrow`) add the
+// value to what the variable holds.
+void viewWrites() {
+  const int64_t vocabulary = 50, dim = 16, classes = 5;
+  const int64_t batch = 8, length = 12;
+  torch::nn::Embedding embedding(vocabulary, dim);
+  torch::nn::Linear classifier(dim, classes);
+  const auto tokens = torch::randint(0, vocabulary, {batch, length});
+  auto labels = torch::randint(0, classes, {batch, length});
+  labels.slice(1, length - 3) = -1;
+  const auto logits = classifier(embedding(tokens));
+  auto a = F::cross_entropy(logits.reshape({-1, classes}), labels.reshape({-1}));
+  // CHECK-NOTES: :[[@LINE-1]]:60: warning: values of 'labels.reshape({-1})' go down to -1, out of range for 'logits.reshape({-1, classes})' with 5 classes (ignore_index -100) [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: values of 'labels.reshape({-1})' set here
+  auto padded = torch::randint(0, vocabulary, {batch, length});
+  const int64_t padId = vocabulary;
+  padded.narrow(1, 0, 2) = padId;
+  auto b = embedding(padded);
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: values of 'padded' go up to 50, out of range for embedding 'embedding' of 50 entries [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: values of 'padded' set here
+  auto rows = torch::randint(0, vocabulary, {batch});
+  rows[0] = 60;
+  auto c = embedding(rows);
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: values of 'rows' go up to 60, out of range for embedding 'embedding' of 50 entries [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: values of 'rows' set here
+}
+
+void viewWritesAccepted(torch::Tensor mask) {
+  const int64_t vocabulary = 50, dim = 16, classes = 5;
+  const int64_t batch = 8, length = 12;
+  torch::nn::Embedding embedding(vocabulary, dim);
+  auto logits = torch::randn({batch * length, classes});
+  // The padding label is the ignore_index.
+  auto labels = torch::randint(0, classes, {batch, length});
+  labels.slice(1, length - 3) = -100;
+  auto a = F::cross_entropy(logits, labels.reshape({-1}));
+  // The write covers the whole tensor, or nothing, or a value in range.
+  auto whole = torch::randint(0, 100, {batch, length});
+  whole.slice(1, 0) = 3;
+  auto b = embedding(whole);
+  auto none = torch::randint(0, vocabulary, {batch, length});
+  none.slice(1, length) = 70;
+  auto c = embedding(none);
+  auto ok = torch::randint(0, vocabulary, {batch, length});
+  ok.slice(1, 2) = 0;
+  auto d = embedding(ok);
+  // A copy, not a view: the variable keeps its values.
+  auto copied = torch::randint(0, vocabulary, {batch});
+  copied[mask] = 70;
+  auto e = embedding(copied);
+}
+
 // Negatives: ignore_index, labels below C, class probabilities, unbatched.
 void crossEntropyAccepted(torch::Tensor unknownLogits) {
   auto logits = torch::randn({4, 10});
@@ -176,9 +254,32 @@ void castIndexes(torch::Tensor scores) {
   auto c = F::cross_entropy(logits, labels);
   // CHECK-NOTES: :[[@LINE-1]]:37: warning: 'labels' is cast from floating point with no check for NaN or infinity and no clamp, so it can be out of range for 'logits' with 10 classes (ignore_index -100) [torch-index-range]
   // CHECK-NOTES: :[[@LINE-3]]:17: note: cast here; check with torch::isfinite or clamp the integers to the valid range
-  // A clamp of the floating values keeps NaN, which the cast still breaks.
-  auto d = emb(positions.clamp(0, 99).to(torch::kLong));
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: 'positions.clamp(0, 99).to(torch::kLong)' is cast from floating point with no check for NaN or infinity and no clamp, so it can be out of range for embedding 'emb' of 100 entries [torch-index-range]
+  // A clamp of the floating values keeps NaN, which the cast still breaks:
+  // a quotient may be NaN.
+  auto ratios = torch::rand({8}) / torch::rand({8}) * 100;
+  auto d = emb(ratios.clamp(0, 99).to(torch::kLong));
+  // CHECK-NOTES: :[[@LINE-1]]:16: warning: 'ratios.clamp(0, 99).to(torch::kLong)' is cast from floating point with no check for NaN or infinity and no clamp, so it can be out of range for embedding 'emb' of 100 entries [torch-index-range]
+  auto logs = torch::log(torch::rand({8}) - 0.5) * 10;
+  auto e = emb(logs.clamp(0, 99).floor().to(torch::kLong));
+  // CHECK-NOTES: :[[@LINE-1]]:16: warning: 'logs.clamp(0, 99).floor().to(torch::kLong)' is cast from floating point with no check for NaN or infinity and no clamp, so it can be out of range for embedding 'emb' of 100 entries [torch-index-range]
+  // Finite values moved by arithmetic are not bounded any more.
+  auto shifted = torch::rand({8}) * 2 - 0.5;
+  auto f = F::one_hot((shifted * 10).to(torch::kLong), 10);
+  // CHECK-NOTES: :[[@LINE-1]]:23: warning: '(shifted * 10).to(torch::kLong)' is cast from floating point with no check for NaN or infinity and no clamp, so it can be out of range for one_hot with num_classes 10 [torch-index-range]
+}
+
+// Sums, differences and products of finite values are finite: a clamp on
+// both sides before the cast bounds the integers.
+void castFiniteClamped() {
+  const int64_t buckets = 10;
+  const auto scores = torch::rand({100}) * 2 - 0.5;
+  const auto scaled = scores * buckets;
+  const auto ids = scaled.clamp(0, buckets - 1).floor().to(torch::kLong);
+  auto a = torch::one_hot(ids, buckets);
+  auto mixed = torch::randn({4}) * torch::rand({4}) + torch::randn({4});
+  auto b = F::one_hot(mixed.clamp(0, 9).to(torch::kLong), 10);
+  torch::nn::Embedding emb(100, 16);
+  auto c = emb((torch::rand({8}) * 100).clamp(0, 99).to(torch::kLong));
 }
 
 void castIndexesAccepted(torch::Tensor scores) {

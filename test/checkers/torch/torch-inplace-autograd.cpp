@@ -344,3 +344,127 @@ void suppressed() {
   auto w = torch::randn({3}, torch::requires_grad());
   w.add_(1); // NOLINT(torch-inplace-autograd)
 }
+
+// ---- A module's forward(): the caller runs backward() ------------------------
+
+struct ResidualImpl : torch::nn::Module {
+  explicit ResidualImpl(int64_t dim)
+      : inner(register_module("inner", torch::nn::Linear(dim, dim))),
+        outer(register_module("outer", torch::nn::Linear(dim, dim))) {}
+
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto h = torch::relu(inner(x));
+    h += x;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'add_' modifies 'h', which 'relu' saved for backward; a backward() through the result of this module's forward() will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: 'h' was saved for backward by 'relu' here
+    return outer(h);
+  }
+
+  torch::nn::Linear inner, outer;
+};
+TORCH_MODULE(Residual);
+
+// Unregistered members and `->forward(...)` hold parameters all the same.
+struct ArrowForwardImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    auto h = torch::sigmoid(inner->forward(x));
+    h.mul_(2);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'mul_' modifies 'h', which 'sigmoid' saved for backward; a backward() through the result of this module's forward() will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: 'h' was saved for backward by 'sigmoid' here
+    return h;
+  }
+  torch::nn::Linear inner{4, 4};
+};
+
+// A user module with a registered parameter, used as a submodule.
+struct ScaleImpl : torch::nn::Module {
+  ScaleImpl() { scale = register_parameter("scale", torch::ones({1})); }
+  torch::Tensor forward(const torch::Tensor &x) { return x * scale; }
+  torch::Tensor scale;
+};
+TORCH_MODULE(Scale);
+
+struct ScaledTanhImpl : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto h = torch::tanh(scale(x));
+    h.clamp_(-0.5, 0.5);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'clamp_' modifies 'h', which 'tanh' saved for backward; a backward() through the result of this module's forward() will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: 'h' was saved for backward by 'tanh' here
+    return h;
+  }
+  Scale scale;
+};
+
+struct ResidualOutOfPlaceImpl : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto h = torch::relu(inner(x));
+    h = h + x;
+    return outer(h);
+  }
+  torch::nn::Linear inner{4, 4}, outer{4, 4};
+};
+
+struct ResidualNoWriteImpl : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x) {
+    const auto h = torch::relu(inner(x));
+    return x + outer(h);
+  }
+  torch::nn::Linear inner{4, 4}, outer{4, 4};
+};
+
+// ReLU holds no parameters, and nothing says that x requires grad.
+struct ParameterFreeImpl : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto h = torch::sigmoid(act(x));
+    h.mul_(2);
+    return h;
+  }
+  torch::nn::ReLU act;
+};
+
+struct NoGradForwardImpl : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x) {
+    torch::NoGradGuard noGrad;
+    auto h = torch::relu(inner(x));
+    h += x;
+    return h;
+  }
+  torch::nn::Linear inner{4, 4};
+};
+
+// Not a module: the forward() of a plain class and a helper function build a
+// graph with no backward() in sight.
+struct NotAModule {
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto h = torch::relu(inner(x));
+    h += x;
+    return h;
+  }
+  torch::nn::Linear inner{4, 4};
+};
+
+torch::Tensor residualHelper(torch::nn::Linear &inner, const torch::Tensor &x) {
+  auto h = torch::relu(inner(x));
+  h += x;
+  return h;
+}
+
+// A module's output requires grad: a backward() in the same function fails.
+void moduleOutputInTrainingStep(torch::nn::Linear &layer, torch::Tensor x) {
+  auto y = torch::sigmoid(layer(x));
+  y.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  y.sum().backward();
+}
+
+void moduleOutputUnderNoGrad(torch::nn::Linear &layer, torch::Tensor x) {
+  auto w = torch::randn({4}, torch::requires_grad());
+  torch::Tensor y;
+  {
+    torch::NoGradGuard noGrad;
+    y = torch::sigmoid(layer(x));
+  }
+  y.mul_(2);
+  (y * w).sum().backward();
+}

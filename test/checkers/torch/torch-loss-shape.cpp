@@ -47,6 +47,25 @@ void regressionAccepted(torch::Tensor unknown) {
   auto f = F::mse_loss(prediction, target.view({32, 1}));
 }
 
+// Shapes through linspace, the *_like factories, scalar-first arithmetic and
+// moves between devices.
+void regressionFromLinspace(torch::Device device) {
+  auto x = torch::linspace(-1, 1, 64).unsqueeze(1).to(device);
+  auto y = (3 * x - 1 + 0.01 * torch::randn_like(x)).squeeze(1);
+  torch::nn::Linear model(1, 1);
+  auto prediction = model(x);
+  auto a = F::mse_loss(prediction, y);
+  // CHECK-NOTES: :[[@LINE-1]]:36: warning: target shape [64] differs from input shape [64, 1]; 'mse_loss' broadcasts them to [64, 64] and compares the wrong elements [torch-loss-shape]
+  // CHECK-NOTES: :[[@LINE-3]]:21: note: shape [64, 1] of 'prediction' set here
+  // CHECK-NOTES: :[[@LINE-6]]:12: note: shape [64] of 'y' set here
+  auto b = F::mse_loss(prediction, y.unsqueeze(1));
+  auto c = F::mse_loss(prediction, torch::rand_like(x));
+  auto d = F::l1_loss(torch::linspace(0, 1, 8), torch::zeros_like(x));
+  // CHECK-NOTES: :[[@LINE-1]]:49: warning: target shape [64, 1] differs from input shape [8]; 'l1_loss' broadcasts them to [64, 8] and compares the wrong elements [torch-loss-shape]
+  // CHECK-NOTES: :[[@LINE-12]]:12: note: shape [64, 1] of 'torch::zeros_like(x)' set here
+  auto e = F::l1_loss(torch::linspace(0, 1, 64), torch::ones_like(y));
+}
+
 // Binary cross-entropy needs identical shapes.
 
 void binaryCrossEntropy() {

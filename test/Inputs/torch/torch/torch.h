@@ -65,12 +65,11 @@ public:
   optional() noexcept;
   optional(const T &value);
   optional(T &&value);
-  template <class U,
-            class = std::enable_if_t<
-                std::is_constructible<T, U &&>::value &&
-                !std::is_same<std::decay_t<U>, optional>::value &&
-                !std::is_same<std::decay_t<U>, nullopt_t>::value &&
-                !std::is_same<std::decay_t<U>, T>::value>>
+  template <class U, class = std::enable_if_t<
+                         std::is_constructible<T, U &&>::value &&
+                         !std::is_same<std::decay_t<U>, optional>::value &&
+                         !std::is_same<std::decay_t<U>, nullopt_t>::value &&
+                         !std::is_same<std::decay_t<U>, T>::value>>
   optional(U &&value);
   bool has_value() const;
   const T &value() const;
@@ -138,8 +137,11 @@ namespace detail {
 namespace at {
 
 using c10::ArrayRef;
+using c10::AutoGradMode;
 using c10::Device;
+using c10::device;
 using c10::DeviceType;
+using c10::dtype;
 using c10::IntArrayRef;
 using c10::kBool;
 using c10::kByte;
@@ -154,15 +156,12 @@ using c10::kInt64;
 using c10::kLong;
 using c10::kMeta;
 using c10::MemoryFormat;
+using c10::NoGradGuard;
 using c10::optional;
+using c10::requires_grad;
 using c10::Scalar;
 using c10::ScalarType;
 using c10::TensorOptions;
-using c10::AutoGradMode;
-using c10::NoGradGuard;
-using c10::device;
-using c10::dtype;
-using c10::requires_grad;
 
 class Tensor;
 using TensorList = ArrayRef<Tensor>;
@@ -194,6 +193,7 @@ public:
   Tensor &operator=(Tensor &&other) &;
   Tensor &operator=(const Scalar &value) &&;
   Tensor operator[](int64_t index) const;
+  Tensor operator[](const Tensor &index) const;
   Tensor operator-() const;
 
   Tensor &operator+=(const Tensor &other);
@@ -206,8 +206,7 @@ public:
   Tensor &operator/=(const Scalar &other);
 
   // Devices and types.
-  Tensor to(TensorOptions options, bool non_blocking = false,
-            bool copy = false,
+  Tensor to(TensorOptions options, bool non_blocking = false, bool copy = false,
             optional<MemoryFormat> memory_format = c10::nullopt) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false,
             bool copy = false,
@@ -243,6 +242,8 @@ public:
   Tensor expand_as(const Tensor &other) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim = 0, optional<int64_t> start = c10::nullopt,
+               optional<int64_t> end = c10::nullopt, int64_t step = 1) const;
 
   // Arithmetic.
   Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
@@ -304,6 +305,10 @@ public:
   Tensor &fill_(const Scalar &value) const;
   Tensor &index_put_(ArrayRef<Tensor> indices, const Tensor &values,
                      bool accumulate = false) const;
+  Tensor &index_add_(int64_t dim, const Tensor &index, const Tensor &source,
+                     const Scalar &alpha = 1) const;
+  Tensor &scatter_add_(int64_t dim, const Tensor &index,
+                       const Tensor &src) const;
   Tensor &uniform_(double from = 0, double to = 1) const;
   Tensor &normal_(double mean = 0, double std = 1) const;
 
@@ -334,6 +339,7 @@ public:
   Tensor any() const;
 
   // Indexing.
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
   Tensor gather(int64_t dim, const Tensor &index,
                 bool sparse_grad = false) const;
@@ -391,8 +397,7 @@ Tensor clamp_min(const Tensor &self, const Scalar &min);
 Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
 Tensor maximum(const Tensor &self, const Tensor &other);
 Tensor max(const Tensor &self, const Tensor &other);
-Tensor where(const Tensor &condition, const Tensor &self,
-             const Scalar &other);
+Tensor where(const Tensor &condition, const Tensor &self, const Scalar &other);
 Tensor cat(const ITensorListRef &tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index);
@@ -419,10 +424,11 @@ Tensor cross_entropy_loss(const Tensor &self, const Tensor &target,
 Tensor binary_cross_entropy(const Tensor &self, const Tensor &target,
                             const optional<Tensor> &weight = {},
                             int64_t reduction = 1);
-Tensor binary_cross_entropy_with_logits(
-    const Tensor &self, const Tensor &target,
-    const optional<Tensor> &weight = {},
-    const optional<Tensor> &pos_weight = {}, int64_t reduction = 1);
+Tensor binary_cross_entropy_with_logits(const Tensor &self,
+                                        const Tensor &target,
+                                        const optional<Tensor> &weight = {},
+                                        const optional<Tensor> &pos_weight = {},
+                                        int64_t reduction = 1);
 Tensor mse_loss(const Tensor &self, const Tensor &target,
                 int64_t reduction = 1);
 Tensor l1_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1);
@@ -431,6 +437,7 @@ Tensor smooth_l1_loss(const Tensor &self, const Tensor &target,
 Tensor zeros_like(const Tensor &self, TensorOptions options = {});
 Tensor ones_like(const Tensor &self, TensorOptions options = {});
 Tensor randn_like(const Tensor &self, TensorOptions options = {});
+Tensor rand_like(const Tensor &self, TensorOptions options = {});
 
 } // namespace at
 
@@ -465,6 +472,8 @@ at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value,
 at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
 at::Tensor arange(const at::Scalar &start, const at::Scalar &end,
                   at::TensorOptions options = {});
+at::Tensor linspace(const at::Scalar &start, const at::Scalar &end,
+                    int64_t steps, at::TensorOptions options = {});
 at::Tensor randint(int64_t high, at::IntArrayRef size,
                    at::TensorOptions options = at::kLong);
 at::Tensor randint(int64_t low, int64_t high, at::IntArrayRef size,
@@ -524,6 +533,7 @@ template <typename Derived> class Cloneable : public Module {};
   public:                                                                      \
     using torch::nn::ModuleHolder<Name##Impl>::ModuleHolder;                   \
   }
+#define TORCH_MODULE(Name) GPUGUARD_MOCK_TORCH_MODULE(Name)
 
 struct LinearOptions {
   LinearOptions(int64_t in_features, int64_t out_features);
@@ -655,9 +665,9 @@ at::Tensor cross_entropy(const at::Tensor &input, const at::Tensor &target,
                          const CrossEntropyFuncOptions &options = {});
 at::Tensor nll_loss(const at::Tensor &input, const at::Tensor &target,
                     const NLLLossFuncOptions &options = {});
-at::Tensor binary_cross_entropy(
-    const at::Tensor &input, const at::Tensor &target,
-    const BinaryCrossEntropyFuncOptions &options = {});
+at::Tensor
+binary_cross_entropy(const at::Tensor &input, const at::Tensor &target,
+                     const BinaryCrossEntropyFuncOptions &options = {});
 at::Tensor binary_cross_entropy_with_logits(
     const at::Tensor &input, const at::Tensor &target,
     const BinaryCrossEntropyWithLogitsFuncOptions &options = {});
