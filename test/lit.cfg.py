@@ -59,6 +59,7 @@ if config.torch_pch and os.path.exists(config.torch_pch):
                                    "torch", "Inputs")
     config.substitutions.append(
         ("%torch_flags", torch_flags + " -isystem " + scenario_inputs))
+    config.substitutions.append(("%torch_cxx", config.cxx_compiler))
     config.substitutions.append(
         ("%torch_run",
          f"{python} {os.path.join(scripts, 'torch_run.py')} "

@@ -28,8 +28,8 @@ import yaml
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# PyTorch's data sits next to the repository, in ../shared/pytorch.
-DATA = os.path.join(os.path.dirname(ROOT), "shared", "pytorch")
+# PyTorch's operator data, kept in the repository (see its README).
+DATA = os.path.join(ROOT, "tools", "pytorch-data")
 DEFAULT_NATIVE = os.path.join(DATA, "native_functions-1.13.1.yaml")
 DEFAULT_DERIVATIVES = os.path.join(DATA, "derivatives.yaml")
 DEFAULT_OUTPUT = os.path.join(ROOT, "lib", "Analysis", "TorchOps.inc")
