@@ -40,6 +40,22 @@ std::unique_ptr<ASTUnit> parseCuda(const std::string &Code) {
   return Unit;
 }
 
+std::unique_ptr<ASTUnit> parseTorch(const std::string &Code,
+                                    const std::string &Prelude) {
+  std::string Here = __FILE__;
+  std::string MockHeaders =
+      Here.substr(0, Here.find_last_of('/')) + "/../Inputs/torch";
+  std::vector<std::string> Args = {"-std=c++17", "-isystem", MockHeaders,
+                                   "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR,
+                                   "-Wno-unused-value"};
+  std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
+      "#include <torch/torch.h>\n" + Prelude + Code, Args, "input.cpp");
+  EXPECT_TRUE(Unit);
+  if (Unit)
+    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred());
+  return Unit;
+}
+
 const FunctionDecl *findFunction(ASTContext &Context, llvm::StringRef Name) {
   auto Matches = match(
       functionDecl(hasName(Name.str()), isDefinition()).bind("f"), Context);

@@ -21,6 +21,12 @@ namespace gpuguard::test {
 /// Parses \p Code as CUDA device code; fails the test on compile errors.
 std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code);
 
+/// Parses \p Code as C++17 after `#include <torch/torch.h>` of the mock
+/// LibTorch headers (test/Inputs/torch) and \p Prelude; fails the test on
+/// compile errors.
+std::unique_ptr<clang::ASTUnit> parseTorch(const std::string &Code,
+                                           const std::string &Prelude = "");
+
 /// The function named \p Name, or null.
 const clang::FunctionDecl *findFunction(clang::ASTContext &Context,
                                         llvm::StringRef Name);

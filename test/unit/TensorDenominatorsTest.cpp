@@ -12,20 +12,7 @@ using namespace gpuguard::torch;
 
 namespace {
 
-/// Parses \p Code as C++ against the mock LibTorch headers of test/Inputs.
-std::unique_ptr<ASTUnit> parseTorch(const std::string &Code) {
-  std::string Source = __FILE__;
-  std::string Inputs = Source.substr(0, Source.rfind('/')) + "/../Inputs/torch";
-  std::vector<std::string> Args = {
-      "-std=c++17", "-isystem", Inputs,
-      "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR};
-  std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
-      "#include <torch/torch.h>\n" + Code, Args, "input.cpp");
-  EXPECT_TRUE(Unit);
-  if (Unit)
-    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred());
-  return Unit;
-}
+using gpuguard::test::parseTorch;
 
 struct Finding {
   unsigned Line; ///< of the denominator, counted from the body's brace

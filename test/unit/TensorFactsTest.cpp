@@ -13,25 +13,8 @@ using namespace gpuguard::test;
 
 namespace {
 
-/// The mock LibTorch headers next to this file.
-std::string mockTorchInclude() {
-  llvm::SmallString<256> Path(__FILE__);
-  llvm::sys::path::remove_filename(Path);
-  llvm::sys::path::append(Path, "..", "Inputs", "torch");
-  return std::string(Path);
-}
-
 std::unique_ptr<clang::ASTUnit> parseTorch(const std::string &Code) {
-  std::vector<std::string> Args = {
-      "-std=c++17", "-isystem", mockTorchInclude(),
-      "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR};
-  auto Unit = clang::tooling::buildASTFromCodeWithArgs(
-      "#include <torch/torch.h>\nvoid probe(const at::Tensor &);\n" + Code,
-      Args, "input.cpp");
-  EXPECT_TRUE(Unit);
-  if (Unit)
-    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred());
-  return Unit;
+  return gpuguard::test::parseTorch(Code, "void probe(const at::Tensor &);\n");
 }
 
 /// What the analysis knows of the argument of the last `probe(...)` call
