@@ -31,6 +31,9 @@ struct GradFact {
 struct SaveFact {
   const Expr *Op = nullptr;
   std::string Name;
+  /// The tensor as the op saves it: an operand, or the op itself when it
+  /// saves its result.
+  const Expr *Saved = nullptr;
   bool operator==(const SaveFact &Other) const { return Op == Other.Op; }
 };
 
@@ -374,7 +377,7 @@ void Model::bind(const ValueDecl *D, const Expr *Init, Facts &State) const {
   if (std::optional<TensorCall> Call = getTensorCall(Init))
     if (std::optional<SavedOperands> Saved = saves(*Call, State);
         Saved && Saved->Result)
-      State.Saved[D] = SaveFact{Call->Call, Call->Name};
+      State.Saved[D] = SaveFact{Call->Call, Call->Name, Call->Call};
 }
 
 void Model::call(const TensorCall &Call, Facts &State) const {
@@ -407,7 +410,7 @@ void Model::call(const TensorCall &Call, Facts &State) const {
                               ? Call.Args[Index]
                               : (Index == 0 ? Call.Self : Call.Args[Index - 1]);
     if (const ValueDecl *D = info(Operand, State).Decl)
-      State.Saved[D] = SaveFact{Call.Call, Call.Name};
+      State.Saved[D] = SaveFact{Call.Call, Call.Name, Operand};
   }
 }
 
@@ -623,6 +626,7 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
             Finding.Kind = InplaceAutogradFinding::SavedForBackward;
             Finding.Origin = Saved->second.Op->getBeginLoc();
             Finding.OriginOp = Saved->second.Name;
+            Finding.Saved = Saved->second.Saved;
             Findings.push_back(std::move(Finding));
           }
         }

@@ -55,6 +55,9 @@ struct InplaceAutogradFinding {
   clang::SourceLocation Origin;
   /// The saving op's ATen name ("sigmoid"); empty for a leaf.
   std::string OriginOp;
+  /// The tensor as the saving op saved it: the operand, or the op's call
+  /// when it saves its result.
+  const clang::Expr *Saved = nullptr;
   /// No backward() follows in the function, which is a module's forward():
   /// the caller's backward() through its result is the one that fails.
   bool BackwardByCaller = false;

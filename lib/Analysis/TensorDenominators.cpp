@@ -746,8 +746,12 @@ TensorDenominatorAnalysis::TensorDenominatorAnalysis(
     if (!isTensorType(Denominator->getType()) || !Seen.insert(E).second)
       return;
     TensorValue Value = Domain.evaluate(Denominator, Facts);
-    if (!Value.canBeZero())
+    if (!Value.canBeZero()) {
+      if (Value.Kind == TensorValue::Unknown ||
+          Value.Kind == TensorValue::NonNegative)
+        Unproven.push_back({E, Denominator, trackedVar(Denominator), Value});
       return;
+    }
     Risky.push_back({E, Denominator, trackedVar(Denominator), Value});
   });
   const SourceManager &SM = Context.getSourceManager();

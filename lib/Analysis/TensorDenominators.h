@@ -99,9 +99,15 @@ public:
   /// The reachable divisions whose denominator can be zero and that nothing
   /// protects, in source order.
   const std::vector<RiskyDivision> &riskyDivisions() const { return Risky; }
+  /// The reachable divisions whose denominator is neither risky nor proven
+  /// free of zeros (runtime checks of `gpuguard instrument --instrument=all`).
+  const std::vector<RiskyDivision> &unprovenDivisions() const {
+    return Unproven;
+  }
 
 private:
   std::vector<RiskyDivision> Risky;
+  std::vector<RiskyDivision> Unproven;
 };
 
 /// True for the names of tensor division ops: div, div_, true_divide, ...

@@ -4,6 +4,8 @@
 #include "Driver/Config.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
+#include "Instrument/OutputWriter.h"
+#include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -12,6 +14,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -53,6 +57,11 @@ divisors, unchecked CUDA errors, tensors on mixed devices, in-place writes
 autograd still needs. It follows clang-tidy's conventions: checks are chosen
 with --checks or .clang-tidy files, NOLINT comments suppress findings, and
 compile flags come from -p <build dir> or follow '--'.
+
+'gpuguard instrument <file>... -o <dir> [--instrument=flagged|all]' also
+writes a copy of each file, under <dir> at its absolute path, in which the
+runtime library (runtime/, gpuguard::runtime) checks the same sites while the
+program runs. The inputs are never changed; each copy is written atomically.
 
 Exit codes: 0 checked (warnings may be printed), 1 warnings treated as
 errors, 2 unusable command line or configuration, 3 an input could not be
@@ -158,6 +167,21 @@ cl::opt<bool> Quiet("quiet",
 cl::opt<bool> UseColor("use-color", cl::desc("Colour the diagnostics."),
                        cl::cat(Category));
 
+// `gpuguard instrument` only.
+cl::opt<std::string> OutputDirectory(
+    "o",
+    cl::desc("gpuguard instrument: directory for the instrumented\n"
+             "copies, which mirror each source's absolute path."),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<instrument::InstrumentMode> InstrumentWhat(
+    "instrument",
+    cl::desc("gpuguard instrument: which sites get a runtime check."),
+    cl::values(clEnumValN(instrument::InstrumentMode::Flagged, "flagged",
+                          "every site a check reports (default)"),
+               clEnumValN(instrument::InstrumentMode::All, "all",
+                          "also every site of those kinds not proven safe")),
+    cl::init(instrument::InstrumentMode::Flagged), cl::cat(Category));
+
 constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
 
 void error(const llvm::Twine &Message) {
@@ -226,6 +250,32 @@ private:
   std::vector<Decl *> UserDecls;
 };
 
+/// Records the quoted includes of the main file for `gpuguard instrument`:
+/// its copy lives elsewhere, so it names them by their absolute paths.
+class QuotedIncludes : public PPCallbacks {
+public:
+  QuotedIncludes(instrument::Recorder &Recorder, const SourceManager &Sources)
+      : Recorder(Recorder), Sources(Sources) {}
+  void InclusionDirective(SourceLocation HashLoc, const Token &IncludeTok,
+                          StringRef FileName, bool IsAngled,
+                          CharSourceRange FilenameRange,
+                          OptionalFileEntryRef File, StringRef SearchPath,
+                          StringRef RelativePath, const Module *SuggestedModule,
+                          bool ModuleImported,
+                          SrcMgr::CharacteristicKind FileType) override {
+    if (IsAngled || !File)
+      return;
+    unsigned Length = Sources.getFileOffset(FilenameRange.getEnd()) -
+                      Sources.getFileOffset(FilenameRange.getBegin());
+    Recorder.addQuotedInclude(Sources, FilenameRange.getBegin(), Length,
+                              File->getName());
+  }
+
+private:
+  instrument::Recorder &Recorder;
+  const SourceManager &Sources;
+};
+
 class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(ClangTidyContext &Context,
@@ -255,6 +305,12 @@ private:
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                    StringRef File) override {
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      if (instrument::Recorder *Recorder = instrument::Recorder::active()) {
+        Recorder->noteLanguage(Compiler.getASTContext());
+        Compiler.getPreprocessor().addPPCallbacks(
+            std::make_unique<QuotedIncludes>(*Recorder,
+                                             Compiler.getSourceManager()));
+      }
       // First, so that the checks' matchers see the narrowed scope.
       Consumers.push_back(
           std::make_unique<UserCodeScope>(Compiler.getSourceManager()));
@@ -483,10 +539,59 @@ bool isCheckableSource(StringRef File) {
       {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c"}, Ext);
 }
 
+/// Writes the instrumented copy of \p File from the sites its checks
+/// recorded, keeping the flagged sites whose findings survived NOLINT and the
+/// filters. A file that did not parse gets no copy.
+int writeInstrumentedCopy(instrument::Recorder &Recorder,
+                          const std::string &File, bool Parsed,
+                          const std::vector<ClangTidyError> &Errors) {
+  std::vector<instrument::SurvivingFinding> Findings;
+  for (const ClangTidyError &E : Errors)
+    if (!E.Message.FilePath.empty() && makeAbsolute(E.Message.FilePath) == File)
+      Findings.push_back({E.DiagnosticName, E.Message.FileOffset});
+  std::optional<instrument::RenderedFile> Copy =
+      Recorder.render(File, Findings);
+  if (!Parsed) {
+    error("no instrumented copy of '" + File +
+          "' was written because it has compile errors");
+    return InputError;
+  }
+  if (!Copy) {
+    error("'" + File +
+          "' was not analysed, so no instrumented copy was "
+          "written; check its compile command");
+    return InputError;
+  }
+  std::string Target = instrument::mirroredPath(OutputDirectory, File);
+  if (std::optional<std::string> Problem =
+          instrument::writeAtomically(Target, Copy->Text)) {
+    error(*Problem);
+    return InputError;
+  }
+  if (!Quiet) {
+    std::string Skipped =
+        Copy->Skipped ? fmt::format("; {} site(s) inside macros or headers "
+                                    "left out",
+                                    Copy->Skipped)
+                      : std::string();
+    note(fmt::format("instrumented '{}' with {} runtime check(s) into '{}'{}",
+                     File, Copy->Sites, Target, Skipped));
+  }
+  return Success;
+}
+
 } // namespace
 
 int runGpuGuard(int Argc, const char **Argv) {
   llvm::InitLLVM Init(Argc, Argv);
+  // `gpuguard instrument ...` takes the same command line and also writes an
+  // instrumented copy of each input.
+  std::vector<const char *> Arguments(Argv, Argv + Argc);
+  bool Instrumenting = Argc > 1 && llvm::StringRef(Argv[1]) == "instrument";
+  if (Instrumenting)
+    Arguments.erase(Arguments.begin() + 1);
+  Argc = static_cast<int>(Arguments.size());
+  Argv = Arguments.data();
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "gpuguard " << GPUGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
@@ -504,6 +609,25 @@ int runGpuGuard(int Argc, const char **Argv) {
 
   int Exit = Success;
   auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
+
+  if (!Instrumenting && (OutputDirectory.getNumOccurrences() > 0 ||
+                         InstrumentWhat.getNumOccurrences() > 0)) {
+    error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
+          "<dir>'");
+    return UsageError;
+  }
+  if (Instrumenting) {
+    if (OutputDirectory.empty()) {
+      error("no output directory; run 'gpuguard instrument <file>... -o "
+            "<dir>'");
+      return UsageError;
+    }
+    if (Fix || FixErrors || FixNotes || !ExportFixes.empty()) {
+      error("'gpuguard instrument' never changes its inputs; drop --fix, "
+            "--fix-errors, --fix-notes and --export-fixes");
+      return UsageError;
+    }
+  }
 
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
@@ -677,6 +801,15 @@ int runGpuGuard(int Argc, const char **Argv) {
                            /*EnableModuleHeadersParsing=*/false,
                            /*ExperimentalCustomChecks=*/false);
   CheckRunner Runner(Context, Database, BaseFS);
+  instrument::Recorder Recorder(InstrumentWhat);
+  if (Instrumenting) {
+    if (std::optional<std::string> Problem =
+            instrument::prepareOutputDirectory(OutputDirectory)) {
+      error(*Problem);
+      return UsageError;
+    }
+    instrument::Recorder::setActive(&Recorder);
+  }
   FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
                            : (Fix || FixErrors) ? FB_Fix
                                                 : FB_NoFix;
@@ -700,7 +833,10 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
     if (!ExportFixes.empty())
       AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
+    if (Instrumenting)
+      Raise(writeInstrumentedCopy(Recorder, File, Parsed, Errors));
   }
+  instrument::Recorder::setActive(nullptr);
   if (!ExportFixes.empty() &&
       !writeExportedFixes(ExportFixes, FirstPath, AllErrors))
     Raise(UsageError);

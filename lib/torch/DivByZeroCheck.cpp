@@ -4,6 +4,7 @@
 #include "Analysis/SourceText.h"
 #include "Analysis/TensorDenominators.h"
 #include "Analysis/TorchApi.h"
+#include "Instrument/Recorder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -109,7 +110,26 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
         !sourceNote(Value.Why).empty())
       diag(Value.Source->getBeginLoc(), sourceNote(Value.Why),
            DiagnosticIDs::Note);
+    instrumentDenominator(Denominator, Function, Context, true);
   }
+  if (instrument::Recorder *R = instrument::Recorder::active();
+      R && R->instrumentsUnflagged())
+    for (const RiskyDivision &Division : Analysis.unprovenDivisions())
+      instrumentDenominator(Division.Denominator->IgnoreParenImpCasts(),
+                            Function, Context, false);
+}
+
+void DivByZeroCheck::instrumentDenominator(const Expr *Denominator,
+                                           const FunctionDecl *Function,
+                                           ASTContext &Context, bool Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R)
+    return;
+  int Site = R->addSite(
+      Context, Denominator->getBeginLoc(), instrument::SiteKind::TorchNonZero,
+      getID(), quoteSource(Denominator, Context), Function,
+      Flagged ? Denominator->getBeginLoc() : SourceLocation());
+  R->wrapTorchOperand(Context, Site, Denominator, 0, 1);
 }
 
 } // namespace gpuguard::torch

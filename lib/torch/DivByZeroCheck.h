@@ -27,6 +27,12 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// In `gpuguard instrument`: checks the denominator for zeros at run time.
+  void instrumentDenominator(const clang::Expr *Denominator,
+                             const clang::FunctionDecl *Function,
+                             clang::ASTContext &Context, bool Flagged);
 };
 
 } // namespace gpuguard::torch

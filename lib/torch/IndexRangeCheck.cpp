@@ -27,6 +27,7 @@ void IndexRangeCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!Function || !Function->getBody() || Function->isDependentContext())
     return;
+  CurrentFunction = Function;
   TensorFacts Facts(*Function, *Result.Context);
   Facts.forEachReachable([&](const Stmt *S, const TensorFactMap &State) {
     if (const auto *Call = dyn_cast<CallExpr>(S))
@@ -72,17 +73,17 @@ static std::optional<int64_t> outOfRangeValue(const TensorFact &Index,
   return std::nullopt;
 }
 
-void IndexRangeCheck::checkLabels(const Expr *Input, const Expr *Target,
-                                  int64_t Ignored, const TensorFacts &Facts,
+void IndexRangeCheck::checkLabels(Site S, int64_t Ignored,
+                                  const TensorFacts &Facts,
                                   const TensorFactMap &State,
                                   ASTContext &Context) {
+  const Expr *Input = S.Operands[0];
+  instrumentSite(S, Context, /*Flagged=*/false);
   std::optional<int64_t> Classes = classCount(Facts.evaluate(Input, State));
-  TensorFact Labels = Facts.evaluate(Target, State);
+  TensorFact Labels = Facts.evaluate(S.Index, State);
   // Floating targets are class probabilities, not indexes.
   if (!Classes || Labels.Kind == ElementKind::Floating)
     return;
-  Site S;
-  S.Index = Target;
   S.Bound = *Classes;
   S.Ignored = Ignored;
   S.Target = "'" + quoteSource(ignoreTensorWrappers(Input), Context) +
@@ -109,11 +110,15 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
     const auto &Inputs = Call->Args;
     StringRef Builtin = builtinModuleName(moduleClass(Module->getType()));
     if (Builtin == "Embedding" && Inputs.size() == 1) {
+      Site S;
+      S.Index = Inputs[0];
+      S.RuntimeKind = instrument::SiteKind::TorchEmbeddingRange;
+      S.Operands = {Module, Inputs[0]};
+      S.Op = "embedding";
+      instrumentSite(S, Context, /*Flagged=*/false);
       auto Sizes = TensorFacts::moduleSizes(Module, "Embedding", Context);
       if (!Sizes || Sizes->empty())
         return;
-      Site S;
-      S.Index = Inputs[0];
       S.Bound = (*Sizes)[0];
       S.Target = "embedding " + Quote(Module) + " of " +
                  std::to_string(S.Bound) + " entries";
@@ -123,9 +128,16 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
       bool Set = false;
       std::optional<int64_t> Ignored =
           TensorFacts::moduleOption(Module, "ignore_index", Context, &Set);
+      Site S;
+      S.Index = Inputs[1];
+      S.RuntimeKind = instrument::SiteKind::TorchClassTargetRange;
+      S.Operands = {Inputs[0], Inputs[1], Module};
+      S.Op = Builtin == "NLLLoss" ? "nll_loss" : "cross_entropy";
       if (Ignored || !Set)
-        checkLabels(Inputs[0], Inputs[1], Ignored.value_or(DefaultIgnoreIndex),
-                    Facts, State, Context);
+        checkLabels(S, Ignored.value_or(DefaultIgnoreIndex), Facts, State,
+                    Context);
+      else
+        instrumentSite(S, Context, /*Flagged=*/false);
     }
     return;
   }
@@ -140,12 +152,16 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
   if (Name == "embedding" && !Args.empty()) {
     const Expr *Weight = Functional ? Args[0] : Call->Self;
     const Expr *Index = Functional ? Call->Self : Args[0];
+    Site S;
+    S.Index = Index;
+    S.RuntimeKind = instrument::SiteKind::TorchEmbeddingRange;
+    S.Operands = {Weight, Index};
+    S.Op = "embedding";
+    instrumentSite(S, Context, /*Flagged=*/false);
     TensorFact WeightFact = Facts.evaluate(Weight, State);
     if (!WeightFact.Shape || WeightFact.Shape->size() != 2 ||
         WeightFact.Shape->front() == UnknownSize)
       return;
-    Site S;
-    S.Index = Index;
     S.Bound = WeightFact.Shape->front();
     S.Target = "embedding weight " + Quote(Weight) + " of " +
                std::to_string(S.Bound) + " entries";
@@ -167,14 +183,33 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
       Set = true;
       Ignored = integerConstant(Args[3], Context);
     }
+    Site S;
+    S.Index = Args[0];
+    S.RuntimeKind = instrument::SiteKind::TorchClassTargetRange;
+    S.Operands = {Call->Self, Args[0]};
+    if (Functional && Args.size() > 1)
+      S.Operands.push_back(Args[1]);
+    else if (!Functional && Args.size() > 3)
+      S.Operands.push_back(Args[3]);
+    S.Op = Name == "nll_loss" ? "nll_loss" : "cross_entropy";
     // An ignore_index that is set but not known could be any label.
     if (Ignored || !Set)
-      checkLabels(Call->Self, Args[0], Ignored.value_or(DefaultIgnoreIndex),
-                  Facts, State, Context);
+      checkLabels(S, Ignored.value_or(DefaultIgnoreIndex), Facts, State,
+                  Context);
+    else
+      instrumentSite(S, Context, /*Flagged=*/false);
     return;
   }
 
   if ((Name == "index_select" || Name == "gather") && Args.size() >= 2) {
+    Site S;
+    S.Index = Args[1];
+    S.RuntimeKind = Name == "gather"
+                        ? instrument::SiteKind::TorchGatherRange
+                        : instrument::SiteKind::TorchIndexSelectRange;
+    S.Operands = {Call->Self, Args[0], Args[1]};
+    S.Op = Name.str();
+    instrumentSite(S, Context, /*Flagged=*/false);
     TensorFact Self = Facts.evaluate(Call->Self, State);
     std::optional<int64_t> Dim = integerConstant(Args[0], Context);
     if (!Self.Shape || !Dim)
@@ -183,8 +218,6 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
     int64_t D = *Dim < 0 ? *Dim + Rank : *Dim;
     if (D < 0 || D >= Rank || (*Self.Shape)[D] == UnknownSize)
       return;
-    Site S;
-    S.Index = Args[1];
     S.Bound = (*Self.Shape)[D];
     S.Target = "dimension " + std::to_string(*Dim) + " of " +
                Quote(Call->Self) + " with size " + std::to_string(S.Bound);
@@ -229,6 +262,7 @@ void IndexRangeCheck::report(const Site &S, const TensorFact &Index,
           outOfRangeValue(Index, S.Bound, S.Ignored, S.NegativeOnly)) {
     diag(Loc, "values of %0 go %select{up|down}1 to %2, out of range for %3")
         << Name << (*Value < 0 ? 1 : 0) << std::to_string(*Value) << S.Target;
+    instrumentSite(S, Context, /*Flagged=*/true);
     const SourceManager &SM = Context.getSourceManager();
     if (Index.ValueOrigin && Index.ValueOrigin->getBeginLoc().isValid() &&
         !SM.isInSystemHeader(Index.ValueOrigin->getBeginLoc()) &&
@@ -242,12 +276,44 @@ void IndexRangeCheck::report(const Site &S, const TensorFact &Index,
     diag(Loc, "%0 is cast from floating point with no check for NaN or "
               "infinity and no clamp, so it can be out of range for %1")
         << Name << S.Target;
+    instrumentSite(S, Context, /*Flagged=*/true);
+    instrumentCast(Index.UncheckedCast, Loc, Context);
     if (!isWithin(Index.UncheckedCast, S.Index, Context.getSourceManager()))
       diag(Index.UncheckedCast->getBeginLoc(),
            "cast here; check with torch::isfinite or clamp the integers to "
            "the valid range",
            DiagnosticIDs::Note);
   }
+}
+
+} // namespace gpuguard::torch
+
+namespace gpuguard::torch {
+
+void IndexRangeCheck::instrumentSite(const Site &S, ASTContext &Context,
+                                     bool Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || S.Operands.empty() || (!Flagged && !R->instrumentsUnflagged()))
+    return;
+  int Id = R->addSite(Context, S.Index->getBeginLoc(), S.RuntimeKind, getID(),
+                      S.Op, CurrentFunction,
+                      Flagged ? S.Index->getBeginLoc() : SourceLocation());
+  for (unsigned I = 0; I < S.Operands.size(); ++I)
+    R->wrapTorchOperand(Context, Id, S.Operands[I], I, S.Operands.size());
+}
+
+void IndexRangeCheck::instrumentCast(const Expr *Cast, SourceLocation Flagged,
+                                     ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  std::optional<TensorCall> Call = Cast ? getTensorCall(Cast) : std::nullopt;
+  if (!R || !Call || !Call->Self)
+    return;
+  // The site belongs to the index finding, so it survives with it.
+  int Id = R->addSite(Context, Call->Self->getBeginLoc(),
+                      instrument::SiteKind::TorchFiniteBeforeCast, getID(),
+                      quoteSource(ignoreTensorWrappers(Call->Self), Context),
+                      CurrentFunction, Flagged);
+  R->wrapTorchOperand(Context, Id, Call->Self, 0, 1);
 }
 
 } // namespace gpuguard::torch

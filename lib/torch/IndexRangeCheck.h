@@ -17,6 +17,7 @@
 #define GPUGUARD_TORCH_INDEXRANGECHECK_H
 
 #include "Analysis/TensorFacts.h"
+#include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace gpuguard::torch {
@@ -48,16 +49,30 @@ private:
     /// Where the bound was set, for a note.
     const clang::Expr *BoundOrigin = nullptr;
     std::string BoundNote;
+    /// The runtime check of the op and its operands in the runtime's order
+    /// (none for ops the runtime does not check).
+    instrument::SiteKind RuntimeKind = instrument::SiteKind::TorchGatherRange;
+    llvm::SmallVector<const clang::Expr *, 3> Operands;
+    std::string Op;
   };
 
   void checkCall(const clang::Expr *E, const TensorFacts &Facts,
                  const TensorFactMap &State, clang::ASTContext &Context);
-  /// Class labels \p Target of a loss on \p Input.
-  void checkLabels(const clang::Expr *Input, const clang::Expr *Target,
-                   int64_t Ignored, const TensorFacts &Facts,
+  /// Class labels of a loss: \p S has the target as its index and the
+  /// input as its first operand.
+  void checkLabels(Site S, int64_t Ignored, const TensorFacts &Facts,
                    const TensorFactMap &State, clang::ASTContext &Context);
   void report(const Site &S, const TensorFact &Index,
               clang::ASTContext &Context);
+  /// In `gpuguard instrument`: checks the op's indexes at run time, for a
+  /// finding or, with --instrument=all, for every op of a checked kind.
+  void instrumentSite(const Site &S, clang::ASTContext &Context, bool Flagged);
+
+  /// And the float values it casts to indexes, for NaN and infinity.
+  void instrumentCast(const clang::Expr *Cast, clang::SourceLocation Flagged,
+                      clang::ASTContext &Context);
+
+  const clang::FunctionDecl *CurrentFunction = nullptr;
 };
 
 } // namespace gpuguard::torch

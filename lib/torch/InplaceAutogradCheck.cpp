@@ -1,6 +1,8 @@
 //===--- InplaceAutogradCheck.cpp - torch-inplace-autograd ----------------===//
 
 #include "torch/InplaceAutogradCheck.h"
+#include "Analysis/TorchApi.h"
+#include "Instrument/Recorder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -46,6 +48,7 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
              DiagnosticIDs::Note)
             << (Finding.Tensor ? "'" + Finding.Tensor->getName().str() + "'"
                                : std::string("the tensor"));
+      instrumentFinding(Finding, Function, *Result.Context);
       continue;
     }
     diag(Finding.Op->getBeginLoc(),
@@ -57,7 +60,30 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
     diag(Finding.Origin, "'%0' was saved for backward by '%1' here",
          DiagnosticIDs::Note)
         << Finding.Tensor->getName() << Finding.OriginOp;
+    instrumentFinding(Finding, Function, *Result.Context);
   }
+}
+
+void InplaceAutogradCheck::instrumentFinding(
+    const InplaceAutogradFinding &Finding, const FunctionDecl *Function,
+    ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  std::optional<TensorCall> Call = getTensorCall(Finding.Op);
+  if (!R || !Call || !Call->Self)
+    return;
+  int Write = R->addSite(Context, Finding.Op->getBeginLoc(),
+                         instrument::SiteKind::TorchInplaceWrite, getID(),
+                         Finding.OpName, Function, Finding.Op->getBeginLoc());
+  R->wrapTorchOperand(Context, Write, Call->Self, 0, 1);
+  if (Finding.Kind != InplaceAutogradFinding::SavedForBackward ||
+      !Finding.Saved)
+    return;
+  // The saving op records the version the in-place write must not change.
+  int Save = R->addSite(Context, Finding.Saved->getBeginLoc(),
+                        instrument::SiteKind::TorchSavedForBackward, getID(),
+                        Finding.OriginOp, Function);
+  if (R->wrapTorchOperand(Context, Save, Finding.Saved, 0, 1))
+    R->setRelated(Write, Save);
 }
 
 } // namespace gpuguard::torch

@@ -32,6 +32,13 @@ public:
   void onEndOfTranslationUnit() override { Parameters.reset(); }
 
 private:
+  /// In `gpuguard instrument`: checks the written tensor's version against
+  /// the one its saving op recorded, or that it is not a leaf requiring
+  /// grad.
+  void instrumentFinding(const InplaceAutogradFinding &Finding,
+                         const clang::FunctionDecl *Function,
+                         clang::ASTContext &Context);
+
   /// Members holding module parameters, collected once per translation unit.
   std::optional<ParameterFields> Parameters;
 };

@@ -3,6 +3,7 @@
 #include "torch/LossShapeCheck.h"
 #include "Analysis/SourceText.h"
 #include "Analysis/TorchApi.h"
+#include "Instrument/Recorder.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -37,6 +38,34 @@ static TargetRule ruleOf(StringRef Loss) {
       .Default(TargetRule::None);
 }
 
+/// The runtime's name of a loss: its ATen function's.
+static StringRef runtimeLossName(StringRef Loss) {
+  return llvm::StringSwitch<StringRef>(Loss)
+      .Case("BCELoss", "binary_cross_entropy")
+      .Case("BCEWithLogitsLoss", "binary_cross_entropy_with_logits")
+      .Case("MSELoss", "mse_loss")
+      .Case("L1Loss", "l1_loss")
+      .Case("SmoothL1Loss", "smooth_l1_loss")
+      .Case("HuberLoss", "huber_loss")
+      .Cases({"CrossEntropyLoss", "cross_entropy_loss"}, "cross_entropy")
+      .Case("NLLLoss", "nll_loss")
+      .Default(Loss);
+}
+
+void LossShapeCheck::instrumentLoss(StringRef Loss, const Expr *Input,
+                                    const Expr *Target, ASTContext &Context,
+                                    bool Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || (!Flagged && !R->instrumentsUnflagged()))
+    return;
+  int Id = R->addSite(Context, Target->getBeginLoc(),
+                      instrument::SiteKind::TorchLossShape, getID(),
+                      runtimeLossName(Loss), CurrentFunction,
+                      Flagged ? Target->getBeginLoc() : SourceLocation());
+  R->wrapTorchOperand(Context, Id, Input, 0, 2);
+  R->wrapTorchOperand(Context, Id, Target, 1, 2);
+}
+
 void LossShapeCheck::registerMatchers(MatchFinder *Finder) {
   // Templates are analysed once, as written.
   Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
@@ -51,6 +80,7 @@ void LossShapeCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Function || !Function->getBody() || Function->isDependentContext())
     return;
   ASTContext &Context = *Result.Context;
+  CurrentFunction = Function;
   TensorFacts Facts(*Function, Context);
   Facts.forEachReachable([&](const Stmt *S, const TensorFactMap &State) {
     const auto *E = dyn_cast<CallExpr>(S);
@@ -88,6 +118,12 @@ void LossShapeCheck::checkLoss(StringRef Loss, const Expr *Input,
                                ASTContext &Context) {
   TensorFact InputFact = Facts.evaluate(Input, State);
   TensorFact TargetFact = Facts.evaluate(Target, State);
+  // Unless both shapes are known to agree, --instrument=all checks them.
+  if (!InputFact.Shape || !TargetFact.Shape ||
+      ArrayRef<int64_t>(*InputFact.Shape) !=
+          ArrayRef<int64_t>(*TargetFact.Shape) ||
+      llvm::is_contained(*InputFact.Shape, UnknownSize))
+    instrumentLoss(Loss, Input, Target, Context, /*Flagged=*/false);
   if (!InputFact.Shape || !TargetFact.Shape)
     return;
   const auto &In = *InputFact.Shape;
@@ -136,6 +172,7 @@ void LossShapeCheck::checkLoss(StringRef Loss, const Expr *Input,
     break;
   }
   }
+  instrumentLoss(Loss, Input, Target, Context, /*Flagged=*/true);
   const SourceManager &SM = Context.getSourceManager();
   auto Note = [&](const Expr *Origin, const Expr *Arg, const std::string &S) {
     if (!Origin || SM.isInSystemHeader(Origin->getBeginLoc()))

@@ -35,6 +35,13 @@ private:
   void checkLoss(llvm::StringRef Loss, const clang::Expr *Input,
                  const clang::Expr *Target, const TensorFacts &Facts,
                  const TensorFactMap &State, clang::ASTContext &Context);
+  /// In `gpuguard instrument`: compares the shapes at run time, for a
+  /// finding or, with --instrument=all, for shapes not known to agree.
+  void instrumentLoss(llvm::StringRef Loss, const clang::Expr *Input,
+                      const clang::Expr *Target, clang::ASTContext &Context,
+                      bool Flagged);
+
+  const clang::FunctionDecl *CurrentFunction = nullptr;
 };
 
 } // namespace gpuguard::torch

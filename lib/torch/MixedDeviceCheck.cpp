@@ -4,6 +4,7 @@
 #include "Analysis/DeviceInference.h"
 #include "Analysis/SourceText.h"
 #include "Analysis/TorchApi.h"
+#include "Instrument/Recorder.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -38,6 +39,43 @@ struct Operand {
   const Expr *E;
   DeviceInfo Info;
 };
+
+/// In `gpuguard instrument`: checks at run time that the operands of the op
+/// at \p At are on one device, for a finding (\p Flagged valid) or, with
+/// --instrument=all, for any op whose devices are not all known to agree.
+void instrumentOperands(llvm::ArrayRef<Operand> Operands, const Expr *Module,
+                        SourceLocation At, SourceLocation Flagged,
+                        StringRef OpName, StringRef Check,
+                        const FunctionDecl *Function, ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  unsigned Count = Operands.size() + (Module ? 1 : 0);
+  if (!R || Count < 2)
+    return;
+  if (Flagged.isInvalid()) {
+    if (!R->instrumentsUnflagged())
+      return;
+    // Operands on one known device are safe. When no device is known at
+    // all, they most likely come from one place (`x / x.sum()`, a model and
+    // its batch) and checking every op would only add overhead: the checked
+    // ops are those mixing a known device with an unknown or different one.
+    bool AnyKnown = llvm::any_of(
+        Operands, [](const Operand &O) { return O.Info.Dev.has_value(); });
+    bool AllKnownAlike =
+        !Module && llvm::all_of(Operands, [&](const Operand &O) {
+          return O.Info.Dev && Operands.front().Info.Dev &&
+                 *O.Info.Dev == *Operands.front().Info.Dev;
+        });
+    if (AllKnownAlike || !AnyKnown)
+      return;
+  }
+  int Id = R->addSite(Context, At, instrument::SiteKind::TorchSameDevice, Check,
+                      OpName, Function, Flagged);
+  unsigned Index = 0;
+  if (Module)
+    R->wrapTorchOperand(Context, Id, Module, Index++, Count);
+  for (const Operand &O : Operands)
+    R->wrapTorchOperand(Context, Id, O.E, Index++, Count);
+}
 } // namespace
 
 void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
@@ -76,6 +114,15 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     }
     llvm::SmallVector<Operand, 4> Operands;
     std::string OpName;
+    // The module's parameters, unless it has none: then only the inputs
+    // need to agree.
+    const Expr *ModuleOperand = Module;
+    auto Instrument = [&](SourceLocation Flagged) {
+      instrumentOperands(Operands, ModuleOperand,
+                         Module ? E->getBeginLoc() : E->getExprLoc(), Flagged,
+                         Module ? quoteSource(Module, Context) : OpName,
+                         getID(), Function, Context);
+    };
     if (Module) {
       Operand Self{Module, Inference.deviceOf(Module, Facts)};
       for (const Expr *Input : Inputs)
@@ -92,14 +139,19 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
                 << E->getSourceRange();
             NoteOrigin(Input, E);
             NoteOrigin(Self, E);
+            Instrument(E->getBeginLoc());
             return;
           }
       // A built-in loss or another module without parameters still needs
       // its inputs on one device.
       if (!Self.Info.NoParameters ||
-          !isLibTorchDecl(moduleClass(Module->getType())))
+          !isLibTorchDecl(moduleClass(Module->getType()))) {
+        if (!Self.Info.NoParameters)
+          Instrument(SourceLocation());
         return;
+      }
       OpName = quoteSource(Module, Context);
+      ModuleOperand = nullptr;
     } else {
       std::optional<TensorCall> Call = getTensorCall(E);
       // The call itself, not a temporary or copy made of its result.
@@ -141,9 +193,11 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
             << A.E->getSourceRange() << B.E->getSourceRange();
         NoteOrigin(A, E);
         NoteOrigin(B, E);
+        Instrument(Module ? E->getBeginLoc() : E->getExprLoc());
         return;
       }
     }
+    Instrument(SourceLocation());
   });
 }
 

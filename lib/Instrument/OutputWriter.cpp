@@ -1,0 +1,79 @@
+//===--- OutputWriter.cpp - Where instrumented copies go ------------------===//
+
+#include "Instrument/OutputWriter.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace gpuguard::instrument {
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+std::optional<std::string> prepareOutputDirectory(llvm::StringRef Directory) {
+  if (Directory.empty())
+    return std::string("no output directory; pass -o <dir> for the "
+                       "instrumented copies");
+  fs::file_status Status;
+  if (!fs::status(Directory, Status) && !fs::is_directory(Status))
+    return "output directory '" + Directory.str() +
+           "' exists and is not a directory; remove it or pass another -o";
+  if (std::error_code EC = fs::create_directories(Directory))
+    return "cannot create output directory '" + Directory.str() +
+           "': " + EC.message() + "; pass a writable -o";
+  // Prove it writable now rather than after the first file's analysis.
+  llvm::SmallString<256> Probe;
+  int FD = -1;
+  if (std::error_code EC = fs::createUniqueFile(
+          Directory + "/.gpuguard-probe-%%%%%%", FD, Probe))
+    return "cannot write to output directory '" + Directory.str() +
+           "': " + EC.message() + "; pass a writable -o";
+  fs::closeFile(FD);
+  fs::remove(Probe);
+  return std::nullopt;
+}
+
+std::string mirroredPath(llvm::StringRef Directory, llvm::StringRef Source) {
+  llvm::SmallString<256> Absolute(Source);
+  fs::make_absolute(Absolute);
+  path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  llvm::StringRef Relative = path::relative_path(Absolute);
+  llvm::SmallString<256> Result(Directory);
+  path::append(Result, Relative);
+  return std::string(Result);
+}
+
+std::optional<std::string> writeAtomically(llvm::StringRef Path,
+                                           llvm::StringRef Text) {
+  llvm::StringRef Parent = path::parent_path(Path);
+  if (std::error_code EC = fs::create_directories(Parent))
+    return "cannot create '" + Parent.str() + "': " + EC.message() +
+           "; a file in the output directory may be in the way, remove it";
+  llvm::SmallString<256> Temporary;
+  int FD = -1;
+  if (std::error_code EC =
+          fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Temporary))
+    return "cannot write '" + Path.str() + "': " + EC.message() +
+           "; pass a writable -o";
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      std::string Problem = OS.error().message();
+      OS.clear_error();
+      fs::remove(Temporary);
+      return "cannot write '" + Path.str() + "': " + Problem +
+             "; check the space left in the output directory";
+    }
+  }
+  if (std::error_code EC = fs::rename(Temporary, Path)) {
+    fs::remove(Temporary);
+    return "cannot write '" + Path.str() + "': " + EC.message() +
+           "; a directory in the output directory may be in the way";
+  }
+  return std::nullopt;
+}
+
+} // namespace gpuguard::instrument

@@ -1,0 +1,33 @@
+//===--- OutputWriter.h - Where instrumented copies go ----------*- C++ -*-===//
+///
+/// \file
+/// Instrumented copies mirror their source's absolute path under the output
+/// directory, and each is written atomically: a temporary file beside the
+/// target, renamed over it, so a failure leaves the old copy or none.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_INSTRUMENT_OUTPUTWRITER_H
+#define GPUGUARD_INSTRUMENT_OUTPUTWRITER_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace gpuguard::instrument {
+
+/// Creates \p Directory if needed and proves it writable. Returns a one-line
+/// problem (with its fix) when it cannot hold the copies.
+std::optional<std::string> prepareOutputDirectory(llvm::StringRef Directory);
+
+/// `<Directory>/<Source's absolute path without its root>`.
+std::string mirroredPath(llvm::StringRef Directory, llvm::StringRef Source);
+
+/// Writes \p Text to \p Path through a temporary file and a rename. Returns
+/// a one-line problem on failure, when nothing was written.
+std::optional<std::string> writeAtomically(llvm::StringRef Path,
+                                           llvm::StringRef Text);
+
+} // namespace gpuguard::instrument
+
+#endif // GPUGUARD_INSTRUMENT_OUTPUTWRITER_H

@@ -1,0 +1,177 @@
+//===--- Recorder.h - Runtime-check sites and the edits that insert them --===//
+///
+/// \file
+/// In `gpuguard instrument`, each check hands the sites it matched to the
+/// Recorder, together with the text edits that insert a runtime check there.
+/// A site a check reports carries the location of its diagnostic; once the
+/// file's findings are final (after NOLINT and filters), a flagged site is
+/// kept only if that finding survived, so static findings and runtime checks
+/// come from the same match and cannot drift apart. With --instrument=all,
+/// checks also hand over the sites they matched but could not prove safe.
+///
+/// Edits are insertions around expressions of the main file (and callee
+/// renames); they never add a line, so the copy keeps the original lines
+/// after its `#line` directive, and each site's own file:line:col is written
+/// into the site table the runtime reports from.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_INSTRUMENT_RECORDER_H
+#define GPUGUARD_INSTRUMENT_RECORDER_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace gpuguard::instrument {
+
+enum class InstrumentMode { Flagged, All };
+
+/// What the runtime confirms at a site; the values are the runtime's
+/// `gpuguard::rt::SiteKind` (runtime/include/gpuguard/rt.h).
+enum class SiteKind : unsigned {
+  IndexBound = 1,
+  PointerBound = 2,
+  NonZeroDivisor = 3,
+  FiniteBeforeCast = 4,
+  ApiResult = 10,
+  KernelLaunch = 11,
+  TorchSameDevice = 20,
+  TorchEmbeddingRange = 21,
+  TorchClassTargetRange = 22,
+  TorchIndexSelectRange = 23,
+  TorchGatherRange = 24,
+  TorchNonZero = 25,
+  TorchFiniteBeforeCast = 26,
+  TorchLossShape = 27,
+  TorchSavedForBackward = 28,
+  TorchInplaceWrite = 29,
+};
+
+bool isTorchKind(SiteKind Kind);
+
+/// A site as the runtime reports it.
+struct Site {
+  std::string Check;
+  SiteKind Kind;
+  unsigned Line = 0, Column = 0;
+  std::string Function;
+  std::string What;
+  /// Offset of the diagnostic this site confirms; none for a site that is
+  /// instrumented only with --instrument=all.
+  std::optional<unsigned> DiagnosticOffset;
+  /// Another site this one names (an in-place write's saving op), or -1.
+  int Related = -1;
+};
+
+/// A text edit of the main file: insert Prefix at Begin and Suffix at End,
+/// after removing [Begin, Begin + Remove) when Remove is set (a callee
+/// rename). The texts may hold placeholders that name the edit's site, filled
+/// in once the kept sites are numbered: `@SITE@` becomes the runtime's
+/// `SiteRef{key, n}` and `@SITEINFO@` the site's table entry.
+struct Edit {
+  unsigned Begin = 0, End = 0, Remove = 0;
+  std::string Prefix, Suffix;
+  /// The site the edit belongs to, or -1 for edits every copy gets (the
+  /// allocation and synchronisation wrappers the runtime needs).
+  int Site = -1;
+};
+
+/// What a file's instrumented copy is made from.
+struct FileRecord {
+  std::string Path;
+  std::string Original;
+  std::vector<Site> Sites;
+  std::vector<Edit> Edits;
+  /// Quoted includes, by offset of the file name token, with the absolute
+  /// path they resolved to: the copy lives elsewhere.
+  std::map<unsigned, std::pair<unsigned, std::string>> QuotedIncludes;
+  bool HasCuda = false;
+  bool HasTorch = false;
+  /// Sites a check matched whose text is inside a macro or another file.
+  unsigned Skipped = 0;
+};
+
+/// A finding that survived filtering, to decide which flagged sites stay.
+struct SurvivingFinding {
+  std::string Check;
+  unsigned Offset;
+};
+
+/// The rendered copy and what it holds.
+struct RenderedFile {
+  std::string Text;
+  unsigned Sites = 0;
+  unsigned Skipped = 0;
+};
+
+class Recorder {
+public:
+  explicit Recorder(InstrumentMode Mode) : Mode(Mode) {}
+
+  /// The recorder of the run on this thread, or null outside
+  /// `gpuguard instrument`.
+  static Recorder *active();
+  static void setActive(Recorder *R);
+
+  InstrumentMode mode() const { return Mode; }
+  bool instrumentsUnflagged() const { return Mode == InstrumentMode::All; }
+
+  /// Adds (or finds, when the other CUDA side already added it) a site at
+  /// \p Loc and returns its id, or -1 when \p Loc is not in the main file's
+  /// own text. \p Flagged is the location of the check's diagnostic for it.
+  int addSite(clang::ASTContext &Context, clang::SourceLocation Loc,
+              SiteKind Kind, llvm::StringRef Check, llvm::StringRef What,
+              const clang::Decl *Enclosing, clang::SourceLocation Flagged = {});
+  void setRelated(int SiteId, int RelatedId);
+
+  /// Wraps \p E in Prefix ... Suffix for \p SiteId. Returns false (and
+  /// counts the site as skipped) when \p E's text is not the main file's.
+  bool wrap(clang::ASTContext &Context, int SiteId, const clang::Expr *E,
+            llvm::StringRef Prefix, llvm::StringRef Suffix);
+  /// `::gpuguard::rt::torch::operand(@SITEINFO@, Index, Count, E)`.
+  bool wrapTorchOperand(clang::ASTContext &Context, int SiteId,
+                        const clang::Expr *E, unsigned Index, unsigned Count);
+  /// Replaces the callee name at \p NameLoc with \p Replacement in every copy.
+  bool renameCallee(clang::ASTContext &Context, clang::SourceLocation NameLoc,
+                    llvm::StringRef Replacement);
+  /// Records a quoted include of the main file, so that the copy names the
+  /// header by its absolute path.
+  void addQuotedInclude(const clang::SourceManager &SM,
+                        clang::SourceLocation FileNameLoc,
+                        unsigned FileNameLength, llvm::StringRef ResolvedPath);
+  void noteLanguage(const clang::ASTContext &Context);
+
+  /// Takes the record of \p Path (absolute) and renders its copy: only sites
+  /// whose finding is in \p Findings survive in flagged mode. Returns
+  /// nothing when no record of the file exists (it failed to parse).
+  std::optional<RenderedFile>
+  render(llvm::StringRef Path, const std::vector<SurvivingFinding> &Findings);
+
+private:
+  FileRecord *recordFor(const clang::SourceManager &SM);
+  std::optional<std::pair<unsigned, unsigned>>
+  mainFileRange(clang::ASTContext &Context, clang::SourceRange Range);
+
+  InstrumentMode Mode;
+  std::map<std::string, FileRecord> Files;
+  /// Site ids by (file, line, column, kind, check, what), across CUDA sides.
+  std::map<std::tuple<std::string, unsigned, unsigned, unsigned, std::string,
+                      std::string>,
+           int>
+      SiteIds;
+  /// Site id -> (file, index in its record).
+  std::vector<std::pair<std::string, unsigned>> SiteIndex;
+};
+
+/// The runtime's file key of \p Path: 64-bit FNV-1a of the absolute path.
+uint64_t fileKey(llvm::StringRef Path);
+
+} // namespace gpuguard::instrument
+
+#endif // GPUGUARD_INSTRUMENT_RECORDER_H
