@@ -50,6 +50,10 @@ std::optional<std::string> writeAtomically(llvm::StringRef Path,
   if (std::error_code EC = fs::create_directories(Parent))
     return "cannot create '" + Parent.str() + "': " + EC.message() +
            "; a file in the output directory may be in the way, remove it";
+  if (!fs::is_directory(Parent))
+    return "cannot write '" + Path.str() + "': '" + Parent.str() +
+           "' is a file; a file in the output directory is in the way, "
+           "remove it";
   llvm::SmallString<256> Temporary;
   int FD = -1;
   if (std::error_code EC =
