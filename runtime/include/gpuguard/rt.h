@@ -1,0 +1,622 @@
+//===- gpuguard/rt.h - gpuguard runtime checks ----------------------------===//
+///
+/// \file
+/// The runtime checks that `gpuguard instrument` inserts into CUDA code: the
+/// site tables that name each check's source location, the device checks
+/// (usable on the host and on the device), and, when compiled as CUDA, the
+/// host-side checks of CUDA API results and kernel launches together with
+/// drop-in wrappers of the CUDA allocation and synchronisation calls.
+///
+/// A failed check records what it saw and continues with a safe value: a
+/// device-side assert would kill the CUDA context. On the device a record goes
+/// into a bounded buffer of this translation unit's module; the host reporter
+/// (runtime/src, library gpuguard::runtime) drains it after synchronisation
+/// points and at exit and reports each site once. Host code records straight
+/// into the reporter.
+///
+/// The device part includes no header at all, so it compiles with nvcc, with
+/// Clang in CUDA mode (with or without the toolkit's headers), and as plain
+/// host C++, where block and thread indices are reported as 0.
+///
+/// With GPUGUARD_RT_DISABLE defined, every check returns its value argument
+/// unchanged, the wrappers forward to the CUDA runtime, nothing is recorded
+/// and nothing of the runtime library is needed at link time.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_RT_H
+#define GPUGUARD_RT_H
+
+//===----------------------------------------------------------------------===//
+// Compiler modes
+//===----------------------------------------------------------------------===//
+
+// GPUGUARD_RT_CUDA: compiled by a CUDA compiler (both its host and device
+// passes). Clang defines __CUDA__ in CUDA mode; __CUDACC__ only comes with the
+// toolkit's headers. nvcc defines __CUDACC__ and __NVCC__.
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define GPUGUARD_RT_CUDA 1
+#if defined(__clang__) && defined(__CUDA__) && !defined(__NVCC__)
+#define GPUGUARD_RT_CLANG_CUDA 1
+#endif
+#endif
+
+#if defined(GPUGUARD_RT_CLANG_CUDA)
+// Attributes rather than the __host__/__device__ macros, which only exist
+// when the toolkit's headers are included.
+#define GPUGUARD_HD                                                            \
+  __attribute__((host, device)) __attribute__((always_inline)) inline
+#define GPUGUARD_RT_DEVICE __attribute__((device))
+#elif defined(GPUGUARD_RT_CUDA)
+#define GPUGUARD_HD __host__ __device__ __forceinline__
+#define GPUGUARD_RT_DEVICE __device__
+#else
+#define GPUGUARD_HD inline
+#endif
+
+// The CUDA host side (checkApi, checkLaunch and the wrappers) needs the CUDA
+// runtime API. CUDA compilers include it before any source; a host C++ file
+// opts in with -DGPUGUARD_RT_CUDA_HOST.
+#if defined(GPUGUARD_RT_CUDA_HOST) && !defined(GPUGUARD_RT_CUDA) &&            \
+    !defined(CUDART_VERSION)
+#include <cuda_runtime_api.h>
+#endif
+#if defined(GPUGUARD_RT_CUDA) || defined(GPUGUARD_RT_CUDA_HOST)
+#define GPUGUARD_RT_HAS_CUDA_HOST 1
+#endif
+// Stream-ordered allocation (cudaMallocAsync, cudaFreeAsync) came in 11.2.
+#if defined(CUDART_VERSION) && CUDART_VERSION < 11020
+#error "gpuguard's runtime needs CUDA 11.2 or newer"
+#endif
+
+namespace gpuguard {
+namespace rt {
+
+//===----------------------------------------------------------------------===//
+// Site identity
+//===----------------------------------------------------------------------===//
+
+/// Names one site: the key of its file's site table and its index there.
+/// Written as a literal by the rewriter; trivially copyable, device-usable.
+struct SiteRef {
+  unsigned long long FileKey;
+  unsigned Index;
+};
+
+/// What a site checks. The values are shared with `gpuguard instrument`.
+enum SiteKind : unsigned {
+  // CUDA device
+  IndexBound = 1,       ///< index against a bound the analysis found
+  PointerBound = 2,     ///< index against the device-allocation registry
+  NonZeroDivisor = 3,   ///< integer divisor != 0
+  FiniteBeforeCast = 4, ///< float is finite before an integer cast
+  // CUDA host
+  ApiResult = 10,    ///< a CUDA API call's cudaError_t
+  KernelLaunch = 11, ///< a <<<>>> launch (launch + later asynchronous errors)
+  // LibTorch host
+  TorchSameDevice = 20,
+  TorchEmbeddingRange = 21,
+  TorchClassTargetRange = 22, ///< nll_loss / cross_entropy (with ignore_index)
+  TorchIndexSelectRange = 23,
+  TorchGatherRange = 24,
+  TorchNonZero = 25,
+  TorchFiniteBeforeCast = 26,
+  TorchLossShape = 27,
+  TorchSavedForBackward = 28,
+  TorchInplaceWrite = 29,
+  TorchOneHotRange = 30, ///< one_hot: 0 <= value < num_classes
+};
+
+/// One entry of an instrumented file's site table (host memory only).
+struct SiteInfo {
+  const char *File;      ///< original absolute path
+  unsigned Line, Column; ///< original 1-based line and column
+  const char *Function;  ///< enclosing function (kernel name for device sites)
+  const char *Check;     ///< check name, e.g. "cuda-unchecked-index"
+  unsigned Kind;         ///< SiteKind
+  int Related;           ///< index of a related site in the same table, or -1
+  const char *What;      ///< short text: the operand or op, e.g. "ids"
+};
+
+/// Registers a translation unit's site table with the reporter at static
+/// initialisation. Host only. Tables registered again under the same key
+/// (a header instrumented once, included by several files) are one table.
+struct SiteTableRegistrar {
+#ifdef GPUGUARD_RT_DISABLE
+  SiteTableRegistrar(unsigned long long, const SiteInfo *, unsigned) {}
+#else
+  SiteTableRegistrar(unsigned long long FileKey, const SiteInfo *Sites,
+                     unsigned Count);
+#endif
+};
+
+//===----------------------------------------------------------------------===//
+// Records
+//===----------------------------------------------------------------------===//
+
+/// How a record's 64-bit operand value is to be read.
+enum ValueTag : unsigned char {
+  NoValue = 0,
+  SignedValue = 1,   ///< two's complement long long
+  UnsignedValue = 2, ///< unsigned long long
+  FloatValue = 3,    ///< the bits of a double
+};
+
+/// What a failed check writes: fixed size, plain old data, the same on the
+/// host and on the device.
+struct Record {
+  unsigned long long FileKey;
+  unsigned long long Values[2];
+  unsigned Index;
+  unsigned Block[3];
+  unsigned Thread[3];
+  unsigned char Tags[2];
+  unsigned char Reserved[2];
+  /// Set to 1 last, after a memory fence: the host reads a device record only
+  /// once it is complete.
+  unsigned Ready;
+  unsigned Padding;
+};
+static_assert(sizeof(Record) == 64, "records are read by size on the host");
+
+/// One live device allocation: [Base, Base + Bytes).
+struct AllocationEntry {
+  unsigned long long Base;
+  unsigned long long Bytes;
+};
+
+namespace detail {
+
+/// Records per device module buffer; more are counted, not written.
+constexpr unsigned RecordCapacity = 1024;
+/// Live allocations the device can look up; accesses into further ones are
+/// not checked (never guessed).
+constexpr unsigned AllocationCapacity = 4096;
+
+/// The per-module device state. The host writes the head (halt flag and
+/// allocation table, sorted by Base) with cudaMemcpyToSymbol, and reads the
+/// tail (claimed count and records) with cudaMemcpyFromSymbol.
+///
+/// Why copies into `__device__` globals rather than managed memory: managed
+/// memory cannot be touched by the host while any kernel runs on devices
+/// without concurrent managed access (Windows, Jetson, pre-Pascal), and the
+/// registry must be updated by cudaMalloc in one thread while kernels run in
+/// another. A global also exists from the moment the module is loaded, so no
+/// record is lost before the host first sets anything up.
+struct DeviceModuleState {
+  unsigned HaltOnError;
+  unsigned AllocationCount;
+  AllocationEntry Allocations[AllocationCapacity];
+  unsigned long long Claimed;
+  Record Records[RecordCapacity];
+};
+
+//===--- Value encoding ---------------------------------------------------===//
+
+template <class T> struct FloatTraits {
+  static constexpr bool IsFloat = false;
+};
+template <> struct FloatTraits<float> {
+  static constexpr bool IsFloat = true;
+};
+template <> struct FloatTraits<double> {
+  static constexpr bool IsFloat = true;
+};
+template <> struct FloatTraits<long double> {
+  static constexpr bool IsFloat = true;
+};
+
+GPUGUARD_HD unsigned long long bitsOfDouble(double Value) {
+  unsigned long long Bits;
+  __builtin_memcpy(&Bits, &Value, sizeof(Bits));
+  return Bits;
+}
+
+GPUGUARD_HD double doubleOfBits(unsigned long long Bits) {
+  double Value;
+  __builtin_memcpy(&Value, &Bits, sizeof(Value));
+  return Value;
+}
+
+/// Encodes an integral value with its signedness.
+template <class V>
+GPUGUARD_HD void encodeInteger(V Value, unsigned long long &Bits,
+                               unsigned char &Tag) {
+  if (V(-1) < V(0)) {
+    Bits = static_cast<unsigned long long>(static_cast<long long>(Value));
+    Tag = SignedValue;
+  } else {
+    Bits = static_cast<unsigned long long>(Value);
+    Tag = UnsignedValue;
+  }
+}
+
+/// True when 0 <= Index < Bound, compared as mathematical integers whatever
+/// the two types' signedness.
+template <class I, class B> GPUGUARD_HD bool indexBelow(I Index, B Bound) {
+  if (I(-1) < I(0) && static_cast<long long>(Index) < 0)
+    return false;
+  if (B(-1) < B(0) && static_cast<long long>(Bound) <= 0)
+    return false;
+  return static_cast<unsigned long long>(Index) <
+         static_cast<unsigned long long>(Bound);
+}
+
+/// False for infinities and NaN. Decided on the bits, so fast-math flags
+/// cannot fold it away.
+template <class F> GPUGUARD_HD bool isFinite(F Value) {
+  if (sizeof(F) == sizeof(float) && FloatTraits<F>::IsFloat) {
+    float AsFloat = static_cast<float>(Value);
+    unsigned Bits;
+    __builtin_memcpy(&Bits, &AsFloat, sizeof(Bits));
+    return (Bits & 0x7f800000u) != 0x7f800000u;
+  }
+  // double, and anything that converts to it (half types, long double).
+  return (bitsOfDouble(static_cast<double>(Value)) & 0x7ff0000000000000ull) !=
+         0x7ff0000000000000ull;
+}
+
+//===--- Allocation registry lookups --------------------------------------===//
+
+/// Finds the allocation containing \p Address in \p Entries (sorted by Base,
+/// non-overlapping). Returns false when no entry contains it.
+GPUGUARD_HD bool findAllocationIn(const AllocationEntry *Entries,
+                                  unsigned Count, unsigned long long Address,
+                                  AllocationEntry &Found) {
+  // The last entry whose Base <= Address.
+  unsigned Low = 0, High = Count;
+  while (Low < High) {
+    unsigned Mid = Low + (High - Low) / 2;
+    if (Entries[Mid].Base <= Address)
+      Low = Mid + 1;
+    else
+      High = Mid;
+  }
+  if (Low == 0)
+    return false;
+  const AllocationEntry &Candidate = Entries[Low - 1];
+  if (Address - Candidate.Base >= Candidate.Bytes)
+    return false;
+  Found = Candidate;
+  return true;
+}
+
+/// Whether element \p Index of an array of \p ElementSize-byte elements at
+/// \p Address lies inside \p Allocation (which contains \p Address).
+/// \p Extent receives the number of whole elements from \p Address to the
+/// allocation's end.
+template <class I>
+GPUGUARD_HD bool elementInside(const AllocationEntry &Allocation,
+                               unsigned long long Address,
+                               unsigned long long ElementSize, I Index,
+                               unsigned long long &Extent) {
+  unsigned long long Before = Address - Allocation.Base;
+  Extent = (Allocation.Bytes - Before) / ElementSize;
+  if (I(-1) < I(0) && static_cast<long long>(Index) < 0) {
+    // Negative indices reach back to the allocation's start.
+    unsigned long long Back =
+        0ull - static_cast<unsigned long long>(static_cast<long long>(Index));
+    return Back <= Before / ElementSize;
+  }
+  return static_cast<unsigned long long>(Index) < Extent;
+}
+
+//===--- Host entry points (runtime/src) ----------------------------------===//
+
+#ifndef GPUGUARD_RT_DISABLE
+/// Hands a record made on the host to the reporter (thread-safe). Aborts
+/// after the report when halt_on_error=1.
+void submitRecord(const Record &R);
+/// Looks \p Address up in the host copy of the allocation registry.
+bool findAllocation(const void *Address, AllocationEntry &Found);
+/// Keep the host registry; the CUDA wrappers call these.
+void registerAllocation(const void *Base, unsigned long long Bytes);
+void unregisterAllocation(const void *Base);
+#endif
+
+//===--- Recording --------------------------------------------------------===//
+
+#if defined(GPUGUARD_RT_CUDA) && !defined(GPUGUARD_RT_DISABLE)
+/// This module's device state. `static`: with whole-program compilation each
+/// translation unit is its own module anyway, and with -rdc each keeps its own
+/// copy; the host drains every one it was told about.
+static GPUGUARD_RT_DEVICE DeviceModuleState ModuleState;
+
+#ifdef __CUDA_ARCH__
+static GPUGUARD_RT_DEVICE __attribute__((noinline)) void
+recordOnDevice(SiteRef Site, unsigned long long Value0, unsigned char Tag0,
+               unsigned long long Value1, unsigned char Tag1) {
+#ifdef GPUGUARD_RT_CLANG_CUDA
+  unsigned long long Slot =
+      static_cast<unsigned long long>(__nvvm_atom_add_gen_ll(
+          reinterpret_cast<long long *>(&ModuleState.Claimed), 1ll));
+#else
+  unsigned long long Slot = atomicAdd(&ModuleState.Claimed, 1ull);
+#endif
+  if (Slot < RecordCapacity) {
+    Record &R = ModuleState.Records[Slot];
+    R.FileKey = Site.FileKey;
+    R.Index = Site.Index;
+    R.Values[0] = Value0;
+    R.Values[1] = Value1;
+    R.Tags[0] = Tag0;
+    R.Tags[1] = Tag1;
+#ifdef GPUGUARD_RT_CLANG_CUDA
+    R.Block[0] = __nvvm_read_ptx_sreg_ctaid_x();
+    R.Block[1] = __nvvm_read_ptx_sreg_ctaid_y();
+    R.Block[2] = __nvvm_read_ptx_sreg_ctaid_z();
+    R.Thread[0] = __nvvm_read_ptx_sreg_tid_x();
+    R.Thread[1] = __nvvm_read_ptx_sreg_tid_y();
+    R.Thread[2] = __nvvm_read_ptx_sreg_tid_z();
+    __nvvm_membar_gl();
+#else
+    R.Block[0] = blockIdx.x;
+    R.Block[1] = blockIdx.y;
+    R.Block[2] = blockIdx.z;
+    R.Thread[0] = threadIdx.x;
+    R.Thread[1] = threadIdx.y;
+    R.Thread[2] = threadIdx.z;
+    __threadfence();
+#endif
+    *static_cast<volatile unsigned *>(&R.Ready) = 1;
+  }
+  if (*static_cast<volatile unsigned *>(&ModuleState.HaltOnError)) {
+#ifdef GPUGUARD_RT_CLANG_CUDA
+    __builtin_trap();
+#else
+    __trap();
+#endif
+  }
+}
+#endif // __CUDA_ARCH__
+
+/// Tells the host reporter about this module's state, so that it can set its
+/// halt flag and allocation table and drain its records.
+void registerDeviceModule(const void *StateSymbol);
+#ifndef __CUDA_ARCH__
+struct DeviceModuleRegistrar {
+  DeviceModuleRegistrar() { registerDeviceModule(&ModuleState); }
+};
+static const DeviceModuleRegistrar ModuleRegistrar;
+#endif
+#endif // GPUGUARD_RT_CUDA && !GPUGUARD_RT_DISABLE
+
+#ifndef GPUGUARD_RT_DISABLE
+// Internal linkage, like ModuleState: each translation unit's checks write
+// into its own module's state, even when -rdc links device code together.
+
+/// Records a failed check wherever the code runs.
+static GPUGUARD_HD void record(SiteRef Site, unsigned long long Value0,
+                               unsigned char Tag0,
+                               unsigned long long Value1 = 0,
+                               unsigned char Tag1 = NoValue) {
+#ifdef __CUDA_ARCH__
+  recordOnDevice(Site, Value0, Tag0, Value1, Tag1);
+#else
+  Record R = {};
+  R.FileKey = Site.FileKey;
+  R.Index = Site.Index;
+  R.Values[0] = Value0;
+  R.Values[1] = Value1;
+  R.Tags[0] = Tag0;
+  R.Tags[1] = Tag1;
+  R.Ready = 1;
+  submitRecord(R);
+#endif
+}
+
+/// Looks \p Address up in the registry of the side the code runs on.
+static GPUGUARD_HD bool lookupAllocation(const void *Address,
+                                         AllocationEntry &Found) {
+#ifdef __CUDA_ARCH__
+  unsigned Count =
+      *static_cast<volatile unsigned *>(&ModuleState.AllocationCount);
+  if (Count > AllocationCapacity)
+    Count = AllocationCapacity;
+  return findAllocationIn(ModuleState.Allocations, Count,
+                          reinterpret_cast<unsigned long long>(Address), Found);
+#else
+  return findAllocation(Address, Found);
+#endif
+}
+#endif // !GPUGUARD_RT_DISABLE
+
+} // namespace detail
+
+//===----------------------------------------------------------------------===//
+// CUDA device checks
+//===----------------------------------------------------------------------===//
+
+/// 0 <= Index < Bound; otherwise records {Index, Bound} and returns I(0).
+template <class I, class B>
+GPUGUARD_HD I checkIndex(I Index, B Bound, SiteRef Site) {
+#ifndef GPUGUARD_RT_DISABLE
+  if (!detail::indexBelow(Index, Bound)) {
+    unsigned long long IndexBits, BoundBits;
+    unsigned char IndexTag, BoundTag;
+    detail::encodeInteger(Index, IndexBits, IndexTag);
+    detail::encodeInteger(Bound, BoundBits, BoundTag);
+    detail::record(Site, IndexBits, IndexTag, BoundBits, BoundTag);
+    return I(0);
+  }
+#endif
+  return Index;
+}
+
+/// Base + Index inside the registered live allocation that contains Base;
+/// otherwise records {Index, extent in elements from Base} and returns I(0).
+/// When no registered allocation contains Base, returns Index unchanged and
+/// records nothing.
+template <class T, class I>
+GPUGUARD_HD I checkPointerIndex(const T *Base, I Index, SiteRef Site) {
+#ifndef GPUGUARD_RT_DISABLE
+  AllocationEntry Allocation;
+  if (!detail::lookupAllocation(Base, Allocation))
+    return Index;
+  unsigned long long Extent;
+  if (!detail::elementInside(Allocation,
+                             reinterpret_cast<unsigned long long>(Base),
+                             sizeof(T), Index, Extent)) {
+    unsigned long long IndexBits;
+    unsigned char IndexTag;
+    detail::encodeInteger(Index, IndexBits, IndexTag);
+    detail::record(Site, IndexBits, IndexTag, Extent, UnsignedValue);
+    return I(0);
+  }
+#endif
+  return Index;
+}
+
+/// An integer divisor of 0 is recorded {Divisor} and replaced by T(1).
+template <class T> GPUGUARD_HD T checkDivisor(T Divisor, SiteRef Site) {
+#ifndef GPUGUARD_RT_DISABLE
+  if (Divisor == T(0)) {
+    unsigned long long Bits;
+    unsigned char Tag;
+    detail::encodeInteger(Divisor, Bits, Tag);
+    detail::record(Site, Bits, Tag);
+    return T(1);
+  }
+#endif
+  return Divisor;
+}
+
+/// A NaN or infinity is recorded {Value} and replaced by F(0).
+template <class F> GPUGUARD_HD F checkFinite(F Value, SiteRef Site) {
+#ifndef GPUGUARD_RT_DISABLE
+  if (!detail::isFinite(Value)) {
+    detail::record(Site, detail::bitsOfDouble(static_cast<double>(Value)),
+                   FloatValue);
+    return F(0);
+  }
+#endif
+  return Value;
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA host side
+//===----------------------------------------------------------------------===//
+
+/// Reports the records that device buffers (of the current device) hold.
+/// Runs by itself after the synchronising wrappers and at exit; host records
+/// are reported as they are made. Thread-safe.
+#ifdef GPUGUARD_RT_DISABLE
+inline void drain() {}
+#else
+void drain();
+#endif
+
+#ifdef GPUGUARD_RT_HAS_CUDA_HOST
+
+#ifndef GPUGUARD_RT_DISABLE
+namespace detail {
+#ifdef CUDART_VERSION
+void reportApiFailure(SiteRef Site, cudaError_t Result);
+#endif
+/// Results of other APIs (CUresult, cuBLAS status, ...): reported by number.
+void reportApiFailure(SiteRef Site, long long Result);
+template <class E> inline void reportApiFailure(SiteRef Site, E Result) {
+  reportApiFailure(Site, static_cast<long long>(Result));
+}
+} // namespace detail
+#endif
+
+/// Reports a result other than success (0) at \p Site and returns it.
+template <class E> inline E checkApi(E Result, SiteRef Site) {
+#ifndef GPUGUARD_RT_DISABLE
+  if (Result != E())
+    detail::reportApiFailure(Site, Result);
+#endif
+  return Result;
+}
+
+/// Right after a launch statement: reports a launch error
+/// (cudaPeekAtLastError, which leaves it for the program to see), and
+/// remembers \p Site as the last launch, so that an asynchronous error found
+/// at the next synchronisation is reported at it.
+#ifdef GPUGUARD_RT_DISABLE
+inline void checkLaunch(SiteRef) {}
+#else
+void checkLaunch(SiteRef Site);
+#endif
+
+#ifdef CUDART_VERSION
+// Drop-in wrappers with the CUDA runtime's signatures. The allocation
+// wrappers keep the allocation registry; the synchronising ones drain the
+// device records afterwards and report an asynchronous error at the last
+// launch.
+#ifdef GPUGUARD_RT_DISABLE
+inline cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
+  return ::cudaMalloc(DevPtr, Size);
+}
+inline cudaError_t cudaMallocManaged(void **DevPtr, size_t Size,
+                                     unsigned Flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged(DevPtr, Size, Flags);
+}
+inline cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
+                                   cudaStream_t Stream) {
+  return ::cudaMallocAsync(DevPtr, Size, Stream);
+}
+inline cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
+                                   cudaMemPool_t Pool, cudaStream_t Stream) {
+  return ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
+}
+inline cudaError_t cudaFree(void *DevPtr) { return ::cudaFree(DevPtr); }
+inline cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream) {
+  return ::cudaFreeAsync(DevPtr, Stream);
+}
+inline cudaError_t cudaDeviceSynchronize() { return ::cudaDeviceSynchronize(); }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
+  return ::cudaStreamSynchronize(Stream);
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t Event) {
+  return ::cudaEventSynchronize(Event);
+}
+inline cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
+                              cudaMemcpyKind Kind) {
+  return ::cudaMemcpy(Dst, Src, Count, Kind);
+}
+#else
+cudaError_t cudaMalloc(void **DevPtr, size_t Size);
+cudaError_t cudaMallocManaged(void **DevPtr, size_t Size,
+                              unsigned Flags = cudaMemAttachGlobal);
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream);
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaMemPool_t Pool,
+                            cudaStream_t Stream);
+cudaError_t cudaFree(void *DevPtr);
+cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaStreamSynchronize(cudaStream_t Stream);
+cudaError_t cudaEventSynchronize(cudaEvent_t Event);
+cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
+                       cudaMemcpyKind Kind);
+#endif
+
+// The typed overloads the CUDA runtime also has.
+template <class T> inline cudaError_t cudaMalloc(T **DevPtr, size_t Size) {
+  return rt::cudaMalloc(reinterpret_cast<void **>(DevPtr), Size);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T **DevPtr, size_t Size,
+                                     unsigned Flags = cudaMemAttachGlobal) {
+  return rt::cudaMallocManaged(reinterpret_cast<void **>(DevPtr), Size, Flags);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T **DevPtr, size_t Size,
+                                   cudaStream_t Stream) {
+  return rt::cudaMallocAsync(reinterpret_cast<void **>(DevPtr), Size, Stream);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T **DevPtr, size_t Size, cudaMemPool_t Pool,
+                                   cudaStream_t Stream) {
+  return rt::cudaMallocAsync(reinterpret_cast<void **>(DevPtr), Size, Pool,
+                             Stream);
+}
+#endif // CUDART_VERSION
+
+#endif // GPUGUARD_RT_HAS_CUDA_HOST
+
+} // namespace rt
+} // namespace gpuguard
+
+#endif // GPUGUARD_RT_H

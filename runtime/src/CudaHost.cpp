@@ -1,0 +1,483 @@
+//===- CudaHost.cpp - The CUDA host side of the runtime -------------------===//
+///
+/// \file
+/// Checks of CUDA API results and kernel launches, the allocation and
+/// synchronisation wrappers, and the device half of the reporter: every
+/// translation unit compiled as CUDA registers its module's device state
+/// (rt.h), and this file pushes the halt flag and the allocation registry
+/// into it and drains its records.
+///
+/// All copies go through a non-blocking stream of the runtime's own, so that
+/// they never wait for (or serialise with) the program's kernels. A record is
+/// read only once its Ready word is set; buffers are reset only after
+/// cudaDeviceSynchronize, when no kernel can still be writing.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CudaHost.h"
+#include "Reporter.h"
+
+// The wrappers' declarations, checked against their definitions here.
+#ifndef GPUGUARD_RT_CUDA_HOST
+#define GPUGUARD_RT_CUDA_HOST
+#endif
+#include "gpuguard/report.h"
+#include "gpuguard/rt.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gpuguard {
+namespace rt {
+namespace detail {
+namespace {
+
+constexpr size_t HeadBytes = offsetof(DeviceModuleState, Allocations);
+constexpr size_t ClaimedOffset = offsetof(DeviceModuleState, Claimed);
+constexpr size_t RecordsOffset = offsetof(DeviceModuleState, Records);
+
+/// Errors a kernel raises while it runs; they are found at a later call and
+/// belong to a launch, not to that call. All of them are sticky.
+bool isKernelExecutionError(cudaError_t E) {
+  switch (E) {
+  case cudaErrorIllegalAddress:
+  case cudaErrorLaunchTimeout:
+  case cudaErrorAssert:
+  case cudaErrorHardwareStackError:
+  case cudaErrorIllegalInstruction:
+  case cudaErrorMisalignedAddress:
+  case cudaErrorInvalidAddressSpace:
+  case cudaErrorInvalidPc:
+  case cudaErrorLaunchFailure:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string describe(cudaError_t E) {
+  const char *Name = ::cudaGetErrorName(E);
+  const char *Text = ::cudaGetErrorString(E);
+  return std::string(Name ? Name : "cudaError") + ": " +
+         (Text ? Text : "unknown error");
+}
+
+std::string quoted(const char *What) {
+  if (!What || !*What)
+    return std::string();
+  return std::string(" '") + What + "'";
+}
+
+/// Internal calls must not leave an error behind for the program's own
+/// cudaGetLastError when there was none before them.
+class LastErrorGuard {
+public:
+  LastErrorGuard() : Before(::cudaPeekAtLastError()) {}
+  ~LastErrorGuard() {
+    if (Failed && Before == cudaSuccess)
+      (void)::cudaGetLastError();
+  }
+  bool ok(cudaError_t E) {
+    if (E != cudaSuccess)
+      Failed = true;
+    return E == cudaSuccess;
+  }
+
+private:
+  cudaError_t Before;
+  bool Failed = false;
+};
+
+struct ModuleOnDevice {
+  /// 1 + the registry generation last pushed; 0 = never pushed.
+  unsigned long long PushedGeneration = 0;
+  /// Records [0, Cursor) were reported already.
+  unsigned long long Cursor = 0;
+  /// Records dropped so far, as already counted.
+  unsigned long long DroppedCounted = 0;
+  /// The symbol cannot be copied (not in this device's module).
+  bool Unusable = false;
+};
+
+struct DeviceSync {
+  cudaStream_t Stream = nullptr;
+  bool Unusable = false;
+  std::vector<ModuleOnDevice> Modules;
+};
+
+/// The site reported when an asynchronous error shows up before any
+/// instrumented launch.
+const SiteInfo UnknownLaunch = {"<unknown launch>", 0,  0, "", "gpuguard",
+                                KernelLaunch,       -1, ""};
+
+class CudaState {
+public:
+  static CudaState &state() {
+    // Never destroyed: the exit handlers still use it.
+    static CudaState *Instance = new CudaState();
+    return *Instance;
+  }
+
+  void registerModule(const void *Symbol) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Modules.push_back(Symbol);
+    if (!HookSet) {
+      HookSet = true;
+      setDeviceDrainHook(
+          [](bool AtExit) { state().drain(/*DeviceWide=*/false, AtExit); });
+    }
+  }
+
+  /// Makes sure the current device's modules have the halt flag and the
+  /// current allocation registry.
+  void prepare() {
+    LastErrorGuard Guard;
+    int Device = 0;
+    if (!Guard.ok(::cudaGetDevice(&Device)))
+      return;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (!ExitHandlerSet) {
+      // Registered after the CUDA runtime's own teardown, so it runs first.
+      ExitHandlerSet = true;
+      std::atexit([] { state().drain(/*DeviceWide=*/false, /*AtExit=*/true); });
+    }
+    DeviceSync *D = deviceLocked(Device, Guard);
+    if (D)
+      pushLocked(*D, Guard);
+  }
+
+  void setLastLaunch(SiteRef Site) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    LastLaunch = Site;
+    HaveLastLaunch = true;
+  }
+
+  /// Reports a sticky error a kernel left behind at the last launch, once.
+  void reportAsynchronous(cudaError_t E, const char *FoundBy) {
+    Failure F;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      if (StickyReported)
+        return;
+      StickyReported = true;
+      if (HaveLastLaunch) {
+        F.Ref = LastLaunch;
+        F.Site = lookupSite(LastLaunch);
+      }
+    }
+    if (!F.Site) {
+      F.Site = &UnknownLaunch;
+      F.Ref = SiteRef{0, ~0u - 1};
+    }
+    F.What = "kernel" + quoted(F.Site->What) + " failed asynchronously";
+    F.Values = describe(E) + ", found by " + FoundBy;
+    if (options().HaltOnError)
+      F.Values += "; a device check may have stopped it (halt_on_error=1)";
+    reportFailure(F);
+  }
+
+  /// Reports the records of the current device's modules that are complete.
+  /// \p DeviceWide: no kernel runs, so the buffers can be emptied.
+  void drain(bool DeviceWide, bool AtExit) {
+    std::vector<Record> Found;
+    unsigned long long Dropped = 0;
+    {
+      LastErrorGuard Guard;
+      std::lock_guard<std::mutex> Lock(Mutex);
+      if (ExitDrained || (AtExit && !ExitHandlerSet))
+        return; // Never prepared: CUDA was not used through the runtime.
+      if (AtExit)
+        ExitDrained = true;
+      int Device = 0;
+      if (!Guard.ok(::cudaGetDevice(&Device)))
+        return;
+      DeviceSync *D = deviceLocked(Device, Guard);
+      if (!D)
+        return;
+      for (size_t I = 0; I < Modules.size(); ++I)
+        drainModuleLocked(*D, I, DeviceWide, Found, Dropped, Guard);
+    }
+    if (Dropped)
+      addDroppedRecords(Dropped);
+    for (const Record &R : Found)
+      reportRecord(R);
+  }
+
+  void resetForTesting() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Devices.clear();
+    HaveLastLaunch = false;
+    StickyReported = false;
+    ExitDrained = false;
+  }
+
+private:
+  DeviceSync *deviceLocked(int Device, LastErrorGuard &Guard) {
+    DeviceSync &D = Devices[Device];
+    if (D.Unusable)
+      return nullptr;
+    if (!D.Stream && !Guard.ok(::cudaStreamCreateWithFlags(
+                         &D.Stream, cudaStreamNonBlocking))) {
+      D.Unusable = true;
+      return nullptr;
+    }
+    D.Modules.resize(Modules.size());
+    return &D;
+  }
+
+  void pushLocked(DeviceSync &D, LastErrorGuard &Guard) {
+    unsigned long long Generation = allocationGeneration();
+    bool Needed = false;
+    for (const ModuleOnDevice &M : D.Modules)
+      Needed |= !M.Unusable && M.PushedGeneration != Generation + 1;
+    if (!Needed)
+      return;
+    std::vector<AllocationEntry> Entries;
+    snapshotAllocations(Entries, Generation);
+    if (Entries.size() > AllocationCapacity && !WarnedCapacity) {
+      WarnedCapacity = true;
+      std::fprintf(stderr,
+                   "gpuguard: more than %u live device allocations; accesses "
+                   "into the others are not checked\n",
+                   AllocationCapacity);
+    }
+    // Sorted by base, so the first AllocationCapacity entries are a valid
+    // table: an address in a left-out allocation finds no entry containing it.
+    unsigned Count = static_cast<unsigned>(Entries.size() < AllocationCapacity
+                                               ? Entries.size()
+                                               : AllocationCapacity);
+    std::vector<unsigned char> Head(HeadBytes +
+                                    Count * sizeof(AllocationEntry));
+    unsigned Halt = options().HaltOnError ? 1 : 0;
+    std::memcpy(Head.data() + offsetof(DeviceModuleState, HaltOnError), &Halt,
+                sizeof(Halt));
+    std::memcpy(Head.data() + offsetof(DeviceModuleState, AllocationCount),
+                &Count, sizeof(Count));
+    if (Count)
+      std::memcpy(Head.data() + HeadBytes, Entries.data(),
+                  Count * sizeof(AllocationEntry));
+    for (size_t I = 0; I < Modules.size(); ++I) {
+      ModuleOnDevice &M = D.Modules[I];
+      if (M.Unusable || M.PushedGeneration == Generation + 1)
+        continue;
+      cudaError_t E =
+          ::cudaMemcpyToSymbolAsync(Modules[I], Head.data(), Head.size(), 0,
+                                    cudaMemcpyHostToDevice, D.Stream);
+      if (!Guard.ok(E)) {
+        if (isKernelExecutionError(E))
+          return; // The context is gone; nothing can be pushed any more.
+        M.Unusable = true;
+        continue;
+      }
+      M.PushedGeneration = Generation + 1;
+    }
+    Guard.ok(::cudaStreamSynchronize(D.Stream));
+  }
+
+  void drainModuleLocked(DeviceSync &D, size_t Index, bool DeviceWide,
+                         std::vector<Record> &Found,
+                         unsigned long long &Dropped, LastErrorGuard &Guard) {
+    ModuleOnDevice &M = D.Modules[Index];
+    if (M.Unusable)
+      return;
+    const void *Symbol = Modules[Index];
+    unsigned long long Claimed = 0;
+    if (!Guard.ok(::cudaMemcpyFromSymbolAsync(
+            &Claimed, Symbol, sizeof(Claimed), ClaimedOffset,
+            cudaMemcpyDeviceToHost, D.Stream)) ||
+        !Guard.ok(::cudaStreamSynchronize(D.Stream)))
+      return;
+    unsigned long long Written =
+        Claimed < RecordCapacity ? Claimed : RecordCapacity;
+    if (Written > M.Cursor) {
+      std::vector<Record> Records(Written - M.Cursor);
+      if (!Guard.ok(::cudaMemcpyFromSymbolAsync(
+              Records.data(), Symbol, Records.size() * sizeof(Record),
+              RecordsOffset + M.Cursor * sizeof(Record), cudaMemcpyDeviceToHost,
+              D.Stream)) ||
+          !Guard.ok(::cudaStreamSynchronize(D.Stream)))
+        return;
+      for (const Record &R : Records) {
+        if (!R.Ready)
+          break; // Still being written; read again at the next drain.
+        Found.push_back(R);
+        ++M.Cursor;
+      }
+    }
+    unsigned long long DroppedNow =
+        Claimed > RecordCapacity ? Claimed - RecordCapacity : 0;
+    if (DroppedNow > M.DroppedCounted) {
+      Dropped += DroppedNow - M.DroppedCounted;
+      M.DroppedCounted = DroppedNow;
+    }
+    if (!DeviceWide || Claimed == 0 || M.Cursor < Written)
+      return;
+    // Empty the buffer: the count and the Ready words of the used records.
+    std::vector<unsigned char> Zeros(RecordsOffset - ClaimedOffset +
+                                     Written * sizeof(Record));
+    if (Guard.ok(::cudaMemcpyToSymbolAsync(Symbol, Zeros.data(), Zeros.size(),
+                                           ClaimedOffset,
+                                           cudaMemcpyHostToDevice, D.Stream)) &&
+        Guard.ok(::cudaStreamSynchronize(D.Stream))) {
+      M.Cursor = 0;
+      M.DroppedCounted = 0;
+    }
+  }
+
+  std::mutex Mutex;
+  std::vector<const void *> Modules;
+  std::map<int, DeviceSync> Devices;
+  SiteRef LastLaunch = {0, 0};
+  bool HaveLastLaunch = false;
+  bool StickyReported = false;
+  bool HookSet = false;
+  bool ExitHandlerSet = false;
+  bool ExitDrained = false;
+  bool WarnedCapacity = false;
+};
+
+CudaState &cudaState() { return CudaState::state(); }
+
+/// After a call that waits for device work: report its records, then an
+/// error a kernel left behind.
+void afterSynchronisation(cudaError_t Result, const char *Call,
+                          bool DeviceWide) {
+  cudaState().prepare();
+  cudaState().drain(DeviceWide && Result == cudaSuccess, /*AtExit=*/false);
+  if (isKernelExecutionError(Result))
+    cudaState().reportAsynchronous(Result, Call);
+}
+
+void afterAllocation(cudaError_t Result, void **DevPtr, size_t Size) {
+  if (Result == cudaSuccess && DevPtr && *DevPtr)
+    registerAllocation(*DevPtr, Size);
+  cudaState().prepare();
+}
+
+} // namespace
+
+void registerDeviceModule(const void *StateSymbol) {
+  cudaState().registerModule(StateSymbol);
+}
+
+void resetCudaHostForTesting() { cudaState().resetForTesting(); }
+
+void reportApiFailure(SiteRef Site, cudaError_t Result) {
+  if (isKernelExecutionError(Result)) {
+    // A kernel's error surfacing here: it belongs to the last launch.
+    cudaState().reportAsynchronous(Result, "a checked CUDA call");
+  }
+  Failure F;
+  F.Ref = Site;
+  F.Site = lookupSite(Site);
+  F.What = "CUDA call" + quoted(F.Site ? F.Site->What : nullptr) + " failed";
+  F.Values = describe(Result);
+  reportFailure(F);
+}
+
+void reportApiFailure(SiteRef Site, long long Result) {
+  Failure F;
+  F.Ref = Site;
+  F.Site = lookupSite(Site);
+  F.What = "API call" + quoted(F.Site ? F.Site->What : nullptr) + " failed";
+  F.Values = "status " + std::to_string(Result);
+  reportFailure(F);
+}
+
+} // namespace detail
+
+void checkLaunch(SiteRef Site) {
+  cudaError_t E = ::cudaPeekAtLastError();
+  detail::cudaState().setLastLaunch(Site);
+  detail::cudaState().prepare();
+  // A kernel error from an earlier launch is that launch's (reported at the
+  // next synchronisation); anything else is this launch's configuration.
+  if (E == cudaSuccess || detail::isKernelExecutionError(E))
+    return;
+  detail::Failure F;
+  F.Ref = Site;
+  F.Site = detail::lookupSite(Site);
+  F.What = "kernel launch" + detail::quoted(F.Site ? F.Site->What : nullptr) +
+           " failed";
+  F.Values = detail::describe(E);
+  detail::reportFailure(F);
+}
+
+cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
+  cudaError_t Result = ::cudaMalloc(DevPtr, Size);
+  detail::afterAllocation(Result, DevPtr, Size);
+  return Result;
+}
+
+cudaError_t cudaMallocManaged(void **DevPtr, size_t Size, unsigned Flags) {
+  cudaError_t Result = ::cudaMallocManaged(DevPtr, Size, Flags);
+  detail::afterAllocation(Result, DevPtr, Size);
+  return Result;
+}
+
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream) {
+  cudaError_t Result = ::cudaMallocAsync(DevPtr, Size, Stream);
+  detail::afterAllocation(Result, DevPtr, Size);
+  return Result;
+}
+
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaMemPool_t Pool,
+                            cudaStream_t Stream) {
+  cudaError_t Result = ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
+  detail::afterAllocation(Result, DevPtr, Size);
+  return Result;
+}
+
+// Unregistered before the memory is released, so that an allocation another
+// thread gets at the same address is never removed by mistake.
+cudaError_t cudaFree(void *DevPtr) {
+  detail::unregisterAllocation(DevPtr);
+  cudaError_t Result = ::cudaFree(DevPtr);
+  detail::cudaState().prepare();
+  return Result;
+}
+
+cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream) {
+  detail::unregisterAllocation(DevPtr);
+  cudaError_t Result = ::cudaFreeAsync(DevPtr, Stream);
+  detail::cudaState().prepare();
+  return Result;
+}
+
+cudaError_t cudaDeviceSynchronize() {
+  cudaError_t Result = ::cudaDeviceSynchronize();
+  detail::afterSynchronisation(Result, "cudaDeviceSynchronize",
+                               /*DeviceWide=*/true);
+  return Result;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
+  cudaError_t Result = ::cudaStreamSynchronize(Stream);
+  detail::afterSynchronisation(Result, "cudaStreamSynchronize",
+                               /*DeviceWide=*/false);
+  return Result;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t Event) {
+  cudaError_t Result = ::cudaEventSynchronize(Event);
+  detail::afterSynchronisation(Result, "cudaEventSynchronize",
+                               /*DeviceWide=*/false);
+  return Result;
+}
+
+cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
+                       cudaMemcpyKind Kind) {
+  cudaError_t Result = ::cudaMemcpy(Dst, Src, Count, Kind);
+  detail::afterSynchronisation(Result, "cudaMemcpy", /*DeviceWide=*/false);
+  return Result;
+}
+
+} // namespace rt
+} // namespace gpuguard

@@ -1,0 +1,108 @@
+//===- Reporter.h - The host reporter's internal interface ----------------===//
+///
+/// \file
+/// Internals of the host reporter shared by its parts (the reporter itself,
+/// the CUDA host side, the LibTorch checks) and its unit tests: options,
+/// the site table registry, one report per site, counts and the summary.
+/// Nothing here depends on CUDA.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_RUNTIME_REPORTER_H
+#define GPUGUARD_RUNTIME_REPORTER_H
+
+#include "gpuguard/rt.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpuguard {
+namespace rt {
+namespace detail {
+
+/// GPUGUARD_OPTIONS, colon-separated key=value pairs in the UBSan style.
+struct Options {
+  bool HaltOnError = false;
+  unsigned MaxReports = 20;
+  std::string LogPath = "stderr";
+  bool PrintSummary = true;
+};
+
+/// Parses \p Text (may be null). Each unknown key or unusable value adds one
+/// line to \p Warnings and is otherwise ignored.
+Options parseOptions(const char *Text, std::vector<std::string> &Warnings);
+
+/// The options of this run, read from the environment on first use.
+const Options &options();
+
+/// A failure to report at a site.
+struct Failure {
+  SiteRef Ref = {0, 0};
+  /// The site's table entry, or null when its table was never registered.
+  const SiteInfo *Site = nullptr;
+  std::string What;
+  std::string Values;
+  /// Device sites: where in the grid the check failed.
+  bool HasCoordinates = false;
+  unsigned Block[3] = {0, 0, 0};
+  unsigned Thread[3] = {0, 0, 0};
+  /// A second site the report names ("<RelatedRole> at FILE:LINE:COL").
+  const SiteInfo *Related = nullptr;
+  std::string RelatedRole;
+};
+
+/// Counts the failure at its site and prints it if it is the site's first
+/// and max_reports allows; aborts afterwards when halt_on_error=1.
+void reportFailure(const Failure &F);
+
+/// Turns a record into a failure (message by the site's kind) and reports it.
+void reportRecord(const Record &R);
+
+/// The registered table entry of \p Ref, or null.
+const SiteInfo *lookupSite(SiteRef Ref);
+
+/// Counts records a device buffer had no room for.
+void addDroppedRecords(unsigned long long Count);
+
+/// Formats a record's value by its tag ("42", "-1", "nan", "1.5").
+std::string formatValue(unsigned long long Bits, unsigned char Tag);
+
+struct Totals {
+  unsigned long long Errors = 0;  ///< failures, counted at every occurrence
+  unsigned long long Sites = 0;   ///< distinct sites that failed
+  unsigned long long Printed = 0; ///< sites whose report was printed
+  unsigned long long Dropped = 0; ///< device records lost to a full buffer
+};
+Totals totals();
+
+/// How often \p Ref failed so far.
+unsigned long long occurrences(SiteRef Ref);
+
+/// "SUMMARY: gpuguard: ..." or empty when nothing failed.
+std::string summaryLine();
+
+/// Called by drain() and at exit to drain device buffers; \p AtExit is true
+/// for the last call. Set by the CUDA host side when it is linked in.
+void setDeviceDrainHook(void (*Hook)(bool AtExit));
+
+/// The host allocation registry, sorted by Base, and a number that changes
+/// whenever the registry does.
+void snapshotAllocations(std::vector<AllocationEntry> &Entries,
+                         unsigned long long &Generation);
+unsigned long long allocationGeneration();
+
+/// Tests only: forgets every count, report and allocation, uses \p O, and
+/// sends each output line to \p Sink (or to the log when it is empty).
+void resetForTesting(const Options &O,
+                     std::function<void(const std::string &)> Sink);
+
+/// Tests only: \p Observer sees every record made on the host before it is
+/// reported (or nothing, when empty).
+void observeRecordsForTesting(std::function<void(const Record &)> Observer);
+
+} // namespace detail
+} // namespace rt
+} // namespace gpuguard
+
+#endif // GPUGUARD_RUNTIME_REPORTER_H

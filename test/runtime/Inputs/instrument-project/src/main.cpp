@@ -1,0 +1,7 @@
+#include "demo.h"
+#include <cstdio>
+
+int main() {
+  std::printf("answer %d\n", answer());
+  return 0;
+}

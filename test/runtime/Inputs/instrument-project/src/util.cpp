@@ -1,0 +1,3 @@
+#include "demo.h"
+
+int answer() { return DEMO_ANSWER; }

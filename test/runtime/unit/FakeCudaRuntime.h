@@ -1,0 +1,39 @@
+//===- FakeCudaRuntime.h - A CUDA runtime without a GPU, for tests --------===//
+//
+// The CUDA runtime functions the runtime's CUDA host side calls, implemented
+// on host memory: a "device symbol" is the host address of a module's
+// DeviceModuleState, so a test plays the kernel by writing records into it
+// and sees what the host side copies in and out. Errors are scripted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_TEST_FAKE_CUDA_RUNTIME_H
+#define GPUGUARD_TEST_FAKE_CUDA_RUNTIME_H
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <set>
+
+namespace fake_cuda {
+
+struct Script {
+  /// Returned by every call when set (no device, no driver, ...).
+  cudaError_t Everything = cudaSuccess;
+  /// Returned by the synchronising calls, as a kernel's sticky error is.
+  cudaError_t Sticky = cudaSuccess;
+  /// Left pending by the last launch (cudaPeekAtLastError sees it).
+  cudaError_t Launch = cudaSuccess;
+  /// Symbols that do not exist on the device.
+  std::set<const void *> MissingSymbols;
+};
+
+/// Resets the script, the last error and the allocations.
+void reset();
+Script &script();
+/// The live fake allocations, by base.
+const std::map<unsigned long long, size_t> &allocations();
+
+} // namespace fake_cuda
+
+#endif // GPUGUARD_TEST_FAKE_CUDA_RUNTIME_H
