@@ -186,6 +186,21 @@ bool Recorder::wrapTorchOperand(ASTContext &Context, int SiteId, const Expr *E,
               ")");
 }
 
+void Recorder::skipSite(ASTContext &Context, SourceLocation Loc) {
+  const SourceManager &SM = Context.getSourceManager();
+  FileRecord *Record = recordFor(SM);
+  if (!Record || Loc.isInvalid())
+    return;
+  SourceLocation Expansion = SM.getFileLoc(Loc);
+  if (SM.getFileID(Expansion) != SM.getMainFileID())
+    return; // Not this file's site; addSite() counts those.
+  if (Record->SkippedAt
+          .emplace(SM.getFileOffset(Expansion),
+                   SM.getFileOffset(SM.getSpellingLoc(Loc)))
+          .second)
+    ++Record->Skipped;
+}
+
 bool Recorder::renameCallee(ASTContext &Context, SourceLocation NameLoc,
                             StringRef Replacement) {
   const SourceManager &SM = Context.getSourceManager();

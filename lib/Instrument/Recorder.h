@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -51,6 +52,7 @@ enum class SiteKind : unsigned {
   TorchLossShape = 27,
   TorchSavedForBackward = 28,
   TorchInplaceWrite = 29,
+  TorchOneHotRange = 30,
 };
 
 bool isTorchKind(SiteKind Kind);
@@ -95,6 +97,9 @@ struct FileRecord {
   bool HasTorch = false;
   /// Sites a check matched whose text is inside a macro or another file.
   unsigned Skipped = 0;
+  /// Where skipSite() counted a site (expansion and spelling offsets), so
+  /// that a site both CUDA sides match is counted once.
+  std::set<std::pair<unsigned, unsigned>> SkippedAt;
 };
 
 /// A finding that survived filtering, to decide which flagged sites stay.
@@ -137,6 +142,9 @@ public:
   /// `::gpuguard::rt::torch::operand(@SITEINFO@, Index, Count, E)`.
   bool wrapTorchOperand(clang::ASTContext &Context, int SiteId,
                         const clang::Expr *E, unsigned Index, unsigned Count);
+  /// Counts a site at \p Loc that a check matched but leaves out because its
+  /// text is (partly) in a macro, once however many CUDA sides match it.
+  void skipSite(clang::ASTContext &Context, clang::SourceLocation Loc);
   /// Replaces the callee name at \p NameLoc with \p Replacement in every copy.
   bool renameCallee(clang::ASTContext &Context, clang::SourceLocation NameLoc,
                     llvm::StringRef Replacement);

@@ -226,13 +226,19 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
   }
 
   if (Name == "one_hot") {
+    Site S;
+    S.Index = Call->Self;
+    S.RuntimeKind = instrument::SiteKind::TorchOneHotRange;
+    S.Operands = {Call->Self};
+    if (!Args.empty())
+      S.Operands.push_back(Args[0]);
+    S.Op = "one_hot";
+    instrumentSite(S, Context, /*Flagged=*/false);
     std::optional<int64_t> Classes = Args.empty()
                                          ? std::optional<int64_t>(-1)
                                          : integerConstant(Args[0], Context);
     if (!Classes)
       return;
-    Site S;
-    S.Index = Call->Self;
     S.NegativeOnly = *Classes < 0;
     S.Bound = std::max<int64_t>(*Classes, 0);
     S.Target = S.NegativeOnly
