@@ -1,8 +1,11 @@
 //===--- CompileCommands.cpp - Compile commands gpuguard parses with ------===//
 
 #include "Frontend/CompileCommands.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 using namespace clang::tooling;
 
@@ -63,9 +66,12 @@ bool isNewerThanClangKnows(const CudaToolkit &Toolkit) {
 
 std::vector<CompileCommand>
 adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
-                     llvm::StringRef ClangResourceDir) {
+                     llvm::StringRef ClangResourceDir,
+                     NvccWarningHandler Warn) {
   CompileCommand Adjusted = Command;
   std::vector<std::string> &Args = Adjusted.CommandLine;
+  if (isNvccCommandLine(Args))
+    Args = translateNvccCommandLine(Command, Warn);
   if (Args.empty())
     Args.push_back("clang++");
   // Flags go right after the compiler so that the user's own, later flags
@@ -74,7 +80,7 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
   if (!hasArgPrefix(Args, "-resource-dir"))
     Added.push_back("-resource-dir=" + ClangResourceDir.str());
 
-  if (!isCudaCommand(Command)) {
+  if (!isCudaCommand(Adjusted)) {
     Args.insert(Args.begin() + 1, Added.begin(), Added.end());
     return {Adjusted};
   }
@@ -122,19 +128,91 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
   return {Device, Host};
 }
 
+namespace {
+
+/// Translates a database's nvcc commands before Clang's inference sees them.
+/// The command of a file the database does not list (a header) is borrowed
+/// from a neighbour and re-read with Clang's option table, which would take
+/// the value of an nvcc flag (`--default-stream per-thread`) for an input
+/// file and drop it.
+class NvccTranslatingDatabase : public CompilationDatabase {
+public:
+  using WarningHandler =
+      std::function<void(llvm::StringRef, const llvm::Twine &)>;
+  NvccTranslatingDatabase(std::unique_ptr<CompilationDatabase> Inner,
+                          WarningHandler Warn)
+      : Inner(std::move(Inner)), Warn(std::move(Warn)) {}
+
+  std::vector<CompileCommand>
+  getCompileCommands(llvm::StringRef FilePath) const override {
+    return translate(Inner->getCompileCommands(FilePath));
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return Inner->getAllFiles();
+  }
+  std::vector<CompileCommand> getAllCompileCommands() const override {
+    return translate(Inner->getAllCompileCommands());
+  }
+
+private:
+  std::vector<CompileCommand>
+  translate(std::vector<CompileCommand> Commands) const {
+    for (CompileCommand &Command : Commands)
+      if (isNvccCommandLine(Command.CommandLine))
+        Command.CommandLine = translateNvccCommandLine(Command, Warn);
+    return Commands;
+  }
+
+  std::unique_ptr<CompilationDatabase> Inner;
+  WarningHandler Warn;
+};
+
+/// A database as gpuguard reads it: nvcc commands translated, and commands
+/// inferred for files it does not list.
+std::unique_ptr<CompilationDatabase>
+wrapDatabase(std::unique_ptr<CompilationDatabase> Database,
+             NvccTranslatingDatabase::WarningHandler Warn) {
+  if (!Database)
+    return nullptr;
+  return inferTargetAndDriverMode(
+      inferMissingCompileCommands(std::make_unique<NvccTranslatingDatabase>(
+          std::move(Database), std::move(Warn))));
+}
+
+} // namespace
+
+std::unique_ptr<CompilationDatabase>
+loadCompilationDatabase(llvm::StringRef Directory, std::string &Error) {
+  llvm::SmallString<256> Json(Directory);
+  llvm::sys::path::append(Json, "compile_commands.json");
+  if (!llvm::sys::fs::exists(Json))
+    return CompilationDatabase::autoDetectFromDirectory(Directory, Error);
+  std::unique_ptr<CompilationDatabase> Database =
+      JSONCompilationDatabase::loadFromFile(Json, Error,
+                                            JSONCommandLineSyntax::AutoDetect);
+  if (!Database)
+    return nullptr;
+  return expandResponseFiles(std::move(Database),
+                             llvm::vfs::getRealFileSystem());
+}
+
 GpuGuardCompilationDatabase::GpuGuardCompilationDatabase(
     std::unique_ptr<CompilationDatabase> Underlying, bool AutoDetect,
     CudaHeaders Headers, std::string ClangResourceDir)
-    : Underlying(std::move(Underlying)), AutoDetect(AutoDetect),
-      Headers(std::move(Headers)),
-      ClangResourceDir(std::move(ClangResourceDir)) {}
+    : AutoDetect(AutoDetect), Headers(std::move(Headers)),
+      ClangResourceDir(std::move(ClangResourceDir)) {
+  this->Underlying =
+      wrapDatabase(std::move(Underlying),
+                   [this](llvm::StringRef Key, const llvm::Twine &Message) {
+                     warnOnce(Key, Message);
+                   });
+}
 
-static std::shared_ptr<CompilationDatabase>
-wrapDatabase(std::unique_ptr<CompilationDatabase> Database) {
-  if (!Database)
-    return nullptr;
-  return std::shared_ptr<CompilationDatabase>(inferTargetAndDriverMode(
-      inferMissingCompileCommands(std::move(Database))));
+void GpuGuardCompilationDatabase::warnOnce(llvm::StringRef Key,
+                                           const llvm::Twine &Message) const {
+  std::lock_guard<std::mutex> Lock(WarnedMutex);
+  if (Warn && Warned.insert(Key).second)
+    Warn(Message);
 }
 
 std::vector<CompileCommand> GpuGuardCompilationDatabase::getUnderlyingCommands(
@@ -149,12 +227,17 @@ std::vector<CompileCommand> GpuGuardCompilationDatabase::getUnderlyingCommands(
     std::lock_guard<std::mutex> Lock(DetectedMutex);
     auto It = Detected.find(Directory);
     if (It == Detected.end()) {
-      std::string Ignored;
-      It = Detected
-               .try_emplace(
-                   Directory,
-                   wrapDatabase(CompilationDatabase::autoDetectFromSource(
-                       FilePath, Ignored)))
+      // The closest database above the file.
+      std::unique_ptr<CompilationDatabase> Found;
+      for (llvm::StringRef Dir = Directory; !Found && !Dir.empty();
+           Dir = llvm::sys::path::parent_path(Dir)) {
+        std::string Ignored;
+        Found = loadCompilationDatabase(Dir, Ignored);
+      }
+      auto Warn = [this](llvm::StringRef Key, const llvm::Twine &Message) {
+        warnOnce(Key, Message);
+      };
+      It = Detected.try_emplace(Directory, wrapDatabase(std::move(Found), Warn))
                .first;
     }
     Database = It->second;
@@ -182,10 +265,13 @@ std::vector<CompileCommand> GpuGuardCompilationDatabase::getCompileCommands(
     Default.CommandLine.push_back(FilePath.str());
     Commands.push_back(std::move(Default));
   }
+  auto WarnOnce = [this](llvm::StringRef Key, const llvm::Twine &Message) {
+    warnOnce(Key, Message);
+  };
   std::vector<CompileCommand> Result;
   for (const CompileCommand &Command : Commands)
     for (CompileCommand &Adjusted :
-         adjustCompileCommand(Command, Headers, ClangResourceDir))
+         adjustCompileCommand(Command, Headers, ClangResourceDir, WarnOnce))
       Result.push_back(std::move(Adjusted));
   return Result;
 }

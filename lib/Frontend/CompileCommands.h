@@ -4,6 +4,7 @@
 /// \file
 /// Turns the compile commands of a project (or the flags after `--`, or none
 /// at all) into the commands gpuguard parses each file with:
+/// - an nvcc command gets Clang's flags instead of nvcc's (NvccFlags.h);
 /// - every command gets Clang's resource directory, which a tool binary
 ///   outside Clang's installation cannot find by itself;
 /// - a CUDA file (`.cu`, `.cuh`, or `-x cuda`) is parsed once per side,
@@ -16,9 +17,12 @@
 #define GPUGUARD_FRONTEND_COMPILECOMMANDS_H
 
 #include "Frontend/CudaToolkit.h"
+#include "Frontend/NvccFlags.h"
 #include "Frontend/TorchDiscovery.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -35,17 +39,25 @@ struct CudaHeaders {
 bool isCudaSourcePath(llvm::StringRef File);
 bool isCudaHeaderPath(llvm::StringRef File);
 
-/// Rewrites one compile command into the commands to parse with.
-std::vector<clang::tooling::CompileCommand>
-adjustCompileCommand(const clang::tooling::CompileCommand &Command,
-                     const CudaHeaders &Headers,
-                     llvm::StringRef ClangResourceDir);
+/// Rewrites one compile command into the commands to parse with. \p Warn
+/// hears of the nvcc flags that had to be dropped unknown.
+std::vector<clang::tooling::CompileCommand> adjustCompileCommand(
+    const clang::tooling::CompileCommand &Command, const CudaHeaders &Headers,
+    llvm::StringRef ClangResourceDir, NvccWarningHandler Warn = nullptr);
+
+/// The compilation database in \p Directory, without the inference Clang
+/// adds when it loads one: GpuGuardCompilationDatabase translates nvcc
+/// commands first, and infers after.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+loadCompilationDatabase(llvm::StringRef Directory, std::string &Error);
 
 /// A compilation database that answers with adjusted commands. The
 /// underlying database is the one given or, with AutoDetect, the closest
-/// compile_commands.json above the file. Files it does not know get a
-/// default command, `clang++ <file>`; with TorchDefaults set, that of a C++
-/// file including LibTorch also gets an installed LibTorch's headers.
+/// compile_commands.json above the file; its nvcc commands are translated,
+/// and the files it does not list (headers) get a neighbour's command. Files it
+/// does not know get a default command, `clang++ <file>`; with TorchDefaults
+/// set, that of a C++ file including LibTorch also gets an installed LibTorch's
+/// headers.
 class GpuGuardCompilationDatabase : public clang::tooling::CompilationDatabase {
 public:
   GpuGuardCompilationDatabase(
@@ -60,15 +72,25 @@ public:
   /// headers (and `-std=c++17`); \p Defaults must outlive the database.
   void setTorchDefaults(TorchDefaults *Defaults) { Torch = Defaults; }
 
+  /// Where problems with nvcc commands go (unknown flags, unreadable
+  /// options files), each reported once per database, not once per file.
+  void setWarningHandler(std::function<void(const llvm::Twine &)> Handler) {
+    Warn = std::move(Handler);
+  }
+
 private:
   std::vector<clang::tooling::CompileCommand>
   getUnderlyingCommands(llvm::StringRef FilePath) const;
+  void warnOnce(llvm::StringRef Key, const llvm::Twine &Message) const;
 
   std::unique_ptr<clang::tooling::CompilationDatabase> Underlying;
   bool AutoDetect;
   CudaHeaders Headers;
   std::string ClangResourceDir;
   TorchDefaults *Torch = nullptr;
+  std::function<void(const llvm::Twine &)> Warn;
+  mutable std::mutex WarnedMutex;
+  mutable llvm::StringSet<> Warned;
   mutable std::mutex DetectedMutex;
   mutable llvm::StringMap<std::shared_ptr<clang::tooling::CompilationDatabase>>
       Detected;

@@ -5,6 +5,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 namespace gpuguard::frontend {
 
@@ -39,13 +40,24 @@ std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath) {
     if (!FromEnv->empty())
       if (auto Toolkit = readCudaToolkit(*FromEnv))
         return Toolkit;
-  // GPUGUARD_DEFAULT_CUDA_PATH replaces the system default, so that tests can
-  // model a machine without a toolkit on one that has it.
-  std::string Default = "/usr/local/cuda";
-  if (std::optional<std::string> Override =
-          llvm::sys::Process::GetEnv("GPUGUARD_DEFAULT_CUDA_PATH"))
-    Default = *Override;
-  return readCudaToolkit(Default);
+  for (const std::string &Candidate : cudaSearchPaths())
+    if (auto Toolkit = readCudaToolkit(Candidate))
+      return Toolkit;
+  return std::nullopt;
+}
+
+std::vector<std::string> cudaSearchPaths() {
+  // GPUGUARD_CUDA_SEARCH_PATHS replaces the list, for packagers whose
+  // toolkits live elsewhere and for tests that model a machine without a
+  // toolkit on one that has it. Set but empty, it names none.
+  std::optional<std::string> Override =
+      llvm::sys::Process::GetEnv("GPUGUARD_CUDA_SEARCH_PATHS");
+  if (!Override)
+    return {"/usr/local/cuda"};
+  llvm::SmallVector<llvm::StringRef, 4> Paths;
+  llvm::StringRef(*Override).split(Paths, llvm::sys::EnvPathSeparator,
+                                   /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(Paths.begin(), Paths.end());
 }
 
 std::string findFallbackHeaders(const char *Argv0, llvm::StringRef Override) {

@@ -29,8 +29,12 @@ struct CudaToolkit {
 std::optional<CudaToolkit> readCudaToolkit(llvm::StringRef Path);
 
 /// With \p ExplicitPath (from --cuda-path), that toolkit or nothing.
-/// Otherwise the first of $CUDA_PATH and /usr/local/cuda that holds one.
+/// Otherwise the first of $CUDA_PATH and cudaSearchPaths() that holds one.
 std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath);
+
+/// Where a toolkit is looked for after $CUDA_PATH: /usr/local/cuda, or the
+/// list in $GPUGUARD_CUDA_SEARCH_PATHS (separated like $PATH) when set.
+std::vector<std::string> cudaSearchPaths();
 
 /// The directory holding the bundled fallback headers: next to the binary
 /// in `../share/gpuguard/cuda-fallback/include`, or \p Override.

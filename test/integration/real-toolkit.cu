@@ -6,7 +6,7 @@
 // The same verdicts with gpuguard's bundled headers, on a machine with no
 // toolkit: one line says which headers are used.
 // RUN: %check_gpuguard %s cuda-unchecked-index %t.bundled -- --bundled-cuda-headers --
-// RUN: env GPUGUARD_DEFAULT_CUDA_PATH=%t.none CUDA_PATH=%t.none %gpuguard %s -- 2>&1 | FileCheck %s --check-prefix=FALLBACK
+// RUN: env GPUGUARD_CUDA_SEARCH_PATHS=%t.none CUDA_PATH=%t.none %gpuguard %s -- 2>&1 | FileCheck %s --check-prefix=FALLBACK
 // FALLBACK: gpuguard: note: no CUDA toolkit found ($CUDA_PATH, /usr/local/cuda); parsing with gpuguard's bundled CUDA headers (pass --cuda-path to use a toolkit)
 // FALLBACK: warning: index 'i' of 'out[i]'
 

@@ -3,6 +3,7 @@
 #include "Frontend/CompileCommands.h"
 #include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
+#include <cstdlib>
 
 using namespace gpuguard::frontend;
 using clang::tooling::CompileCommand;
@@ -85,6 +86,24 @@ TEST(CompileCommandsTest, CudaHeadersAreParsedAsCuda) {
   EXPECT_TRUE(has(Out[0], "-xcuda"));
   EXPECT_TRUE(isCudaSourcePath("x/K.CU"));
   EXPECT_FALSE(isCudaSourcePath("x/k.cpp"));
+}
+
+TEST(CompileCommandsTest, ToolkitSearchPathsCanBeReplaced) {
+  const char *Saved = std::getenv("GPUGUARD_CUDA_SEARCH_PATHS");
+  std::optional<std::string> Restore;
+  if (Saved)
+    Restore = Saved;
+  ::unsetenv("GPUGUARD_CUDA_SEARCH_PATHS");
+  EXPECT_EQ(cudaSearchPaths(), std::vector<std::string>({"/usr/local/cuda"}));
+  ::setenv("GPUGUARD_CUDA_SEARCH_PATHS", "/opt/cuda-12.4::/opt/cuda", 1);
+  EXPECT_EQ(cudaSearchPaths(),
+            std::vector<std::string>({"/opt/cuda-12.4", "/opt/cuda"}));
+  ::setenv("GPUGUARD_CUDA_SEARCH_PATHS", "", 1);
+  EXPECT_TRUE(cudaSearchPaths().empty());
+  if (Restore)
+    ::setenv("GPUGUARD_CUDA_SEARCH_PATHS", Restore->c_str(), 1);
+  else
+    ::unsetenv("GPUGUARD_CUDA_SEARCH_PATHS");
 }
 
 } // namespace
