@@ -1118,8 +1118,11 @@ void GuardDataflow::checkAccess(const IndexedAccess &Access,
   if (!needsBound(Index))
     return;
   ValueOrigin Origin = Provenance.originOf(Index);
-  if (Origin.IsBareCoordinate)
+  if (Origin.IsBareCoordinate) {
+    if (Options.Unproven)
+      Options.Unproven->push_back(Access);
     return;
+  }
   // A block-local index into block-sized storage (shared tiles, reduction
   // buffers) is sized by the launch; only going below zero is in question.
   UpperTrusted = Options.TrustBlockSizedStorage && Origin.isBlockLocal() &&
@@ -1139,9 +1142,14 @@ void GuardDataflow::checkAccess(const IndexedAccess &Access,
     bool CheckedBlockStorage = !Options.TrustBlockSizedStorage &&
                                Origin.isBlockLocal() &&
                                isBlockStorage(Access.Base);
-    if (Result.AnyBounded || UpperTrusted ||
-        (!isGlobalCombination(Index) && !CheckedBlockStorage))
+    // Guards prove it, unless only the launch was trusted for the upper end.
+    if (Result.AnyBounded && !UpperTrusted)
       return;
+    if (UpperTrusted || (!isGlobalCombination(Index) && !CheckedBlockStorage)) {
+      if (Options.Unproven)
+        Options.Unproven->push_back(Access);
+      return;
+    }
     // Only launch builtins, combined: `blockIdx.x * blockDim.x + threadIdx.x`.
     IndexProblem Problem;
     Problem.Part = Index;

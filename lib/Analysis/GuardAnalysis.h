@@ -108,6 +108,12 @@ struct GuardAnalysisOptions {
   /// Arrays whose names match hold one element more than the bound of
   /// their index: `rowPtr[row + 1]` under `row < rows` is in bounds.
   const llvm::Regex *ExtentPlusOneArrays = nullptr;
+  /// When set, receives the accesses whose index needs a bound that no guard
+  /// proves but that the analysis accepts anyway: bare coordinates (bounded
+  /// by the launch), scaled coordinates, and block-local indexes into
+  /// block-sized storage. `gpuguard instrument --instrument=all` checks them
+  /// at run time.
+  std::vector<IndexedAccess> *Unproven = nullptr;
 };
 
 /// Runs the analysis on the body of \p Function. Functions whose CFG cannot

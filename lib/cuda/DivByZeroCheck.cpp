@@ -4,12 +4,15 @@
 #include "Analysis/LaunchBuiltins.h"
 #include "Analysis/NonZeroAnalysis.h"
 #include "Analysis/SourceText.h"
+#include "Instrument/Recorder.h"
+#include "Instrument/SiteSupport.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -154,6 +157,159 @@ bool DivByZeroCheck::isReported(DivisionKind Kind,
   return false;
 }
 
+/// True when \p S contains \p Division or reads one of \p Carriers.
+static bool carries(const Stmt *S, const Stmt *Division,
+                    const llvm::SmallPtrSetImpl<const VarDecl *> &Carriers) {
+  if (!S)
+    return false;
+  if (S == Division)
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Carriers.count(Var))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (carries(Child, Division, Carriers))
+      return true;
+  return false;
+}
+
+/// Calls \p Visit for every local that \p S defines, with its value.
+static void forEachDefinition(
+    const Stmt *S,
+    llvm::function_ref<void(const VarDecl *, const Expr *)> Visit) {
+  if (!S)
+    return;
+  if (const auto *Declaration = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : Declaration->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
+        Visit(Var, Var->getInit());
+  } else if (const auto *Assignment = dyn_cast<BinaryOperator>(S);
+             Assignment && Assignment->isAssignmentOp()) {
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(Assignment->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        Visit(Var, Assignment->getRHS());
+  }
+  for (const Stmt *Child : S->children())
+    forEachDefinition(Child, Visit);
+}
+
+/// A floating-point to integer conversion: where it is written, and the
+/// floating-point value it converts.
+struct Conversion {
+  SourceLocation Loc;
+  const Expr *Value;
+};
+
+/// The conversion \p S performs from floating point to an integer, if any.
+/// An explicit cast is one (`(int)x`, `static_cast<int>(x)`) whose value is
+/// the operand of the implicit conversion inside it.
+static std::optional<Conversion> floatToIntegerConversion(const Stmt *S) {
+  const auto *Cast = dyn_cast<CastExpr>(S);
+  if (!Cast)
+    return std::nullopt;
+  if (isa<ExplicitCastExpr>(Cast)) {
+    const Expr *Inner = Cast;
+    while (const auto *Sub = dyn_cast<CastExpr>(Inner)) {
+      if (Sub->getCastKind() == CK_FloatingToIntegral)
+        return Conversion{Cast->getBeginLoc(), Sub->getSubExpr()};
+      Inner = Sub->getSubExpr();
+      if (const auto *Implicit = dyn_cast<ImplicitCastExpr>(Inner);
+          !Implicit || !Implicit->isPartOfExplicitCast())
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  const auto *Implicit = cast<ImplicitCastExpr>(Cast);
+  if (Implicit->getCastKind() != CK_FloatingToIntegral ||
+      Implicit->isPartOfExplicitCast())
+    return std::nullopt;
+  return Conversion{Implicit->getBeginLoc(), Implicit->getSubExpr()};
+}
+
+/// The floating-point to integer conversions in \p Body whose operand holds
+/// the result of \p Division: directly, or through the locals that take it
+/// on (flow-insensitively, so a conversion may get a check it does not need;
+/// converting NaN or infinity to an integer is undefined either way).
+static llvm::SmallVector<Conversion, 2>
+conversionsFedBy(const BinaryOperator &Division, const Stmt *Body) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Carriers;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    forEachDefinition(Body, [&](const VarDecl *Var, const Expr *Value) {
+      if (Var->getType()->isRealFloatingType() && !Carriers.count(Var) &&
+          carries(Value, &Division, Carriers))
+        Changed |= Carriers.insert(Var).second;
+    });
+  }
+  llvm::SmallVector<Conversion, 2> Conversions;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (std::optional<Conversion> Found = floatToIntegerConversion(S);
+        Found && carries(Found->Value, &Division, Carriers))
+      Conversions.push_back(*Found);
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Body);
+  return Conversions;
+}
+
+void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
+                                        DivisionKind Kind,
+                                        const FunctionDecl &Function,
+                                        ASTContext &Context,
+                                        SourceLocation Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || instrument::rejectsRuntimeChecks(Function))
+    return;
+  const Expr *Divisor = Division.getRHS();
+  if (Kind == DivisionKind::Integer || Kind == DivisionKind::Remainder) {
+    // A zero integer divisor is undefined behaviour: it becomes 1.
+    SourceLocation Loc = Division.getOperatorLoc();
+    if (Loc.isMacroID() || instrument::involvesMacro(*Divisor)) {
+      R->skipSite(Context, Loc);
+      return;
+    }
+    // A constant divisor is known at compile time, and may sit where only
+    // constants may (a template argument, an array bound).
+    if (Divisor->isTypeDependent() || Divisor->isValueDependent() ||
+        !Divisor->getType()->isIntegralOrEnumerationType() ||
+        Divisor->isIntegerConstantExpr(Context))
+      return;
+    int Site =
+        R->addSite(Context, Loc, instrument::SiteKind::NonZeroDivisor, getID(),
+                   quoteSource(Divisor->IgnoreParenImpCasts(), Context),
+                   &Function, Flagged);
+    R->wrap(Context, Site, Divisor,
+            (instrument::RuntimeNamespace + "checkDivisor(").str(),
+            ", @SITE@)");
+    return;
+  }
+  if (Kind != DivisionKind::FloatingPoint)
+    return;
+  // A floating-point zero divisor gives inf or NaN, which is harmful where it
+  // becomes an integer: that conversion is checked.
+  for (auto [Loc, Value] : conversionsFedBy(Division, Function.getBody())) {
+    if (Loc.isMacroID() || instrument::involvesMacro(*Value)) {
+      R->skipSite(Context, Loc);
+      continue;
+    }
+    const auto *Builtin = Value->getType()->getAs<BuiltinType>();
+    if (!Builtin || !Builtin->isFloatingPoint() ||
+        Builtin->getKind() == BuiltinType::Half ||
+        Builtin->getKind() == BuiltinType::Float16)
+      continue;
+    int Site = R->addSite(
+        Context, Loc, instrument::SiteKind::FiniteBeforeCast, getID(),
+        quoteSource(Value->IgnoreParenImpCasts(), Context), &Function, Flagged);
+    R->wrap(Context, Site, Value,
+            (instrument::RuntimeNamespace + "checkFinite(").str(), ", @SITE@)");
+  }
+}
+
 void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
@@ -167,6 +323,8 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
     ZeroSource Source;
   };
   std::vector<Finding> Findings;
+  /// Divisions not proven non-zero that are not reported.
+  std::vector<std::pair<const BinaryOperator *, DivisionKind>> Unproven;
   llvm::SmallPtrSet<const BinaryOperator *, 8> Seen;
   Analysis.forEachReachable([&](const Stmt *S, const NonZeroFacts &Facts) {
     const auto *Division = dyn_cast<BinaryOperator>(S);
@@ -198,6 +356,7 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
         Findings.push_back({Division, Kind, Source});
         return;
       }
+    Unproven.push_back({Division, Kind});
   });
 
   const SourceManager &SM = Context.getSourceManager();
@@ -230,7 +389,13 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
       diag(Copy.Loc, "'%0' is computed here from '%1'", DiagnosticIDs::Note)
           << Copy.Var->getName()
           << quoteSource(Copy.Value->IgnoreParenImpCasts(), Context);
+    instrumentDivision(*F.Division, F.Kind, *Function, Context,
+                       F.Division->getOperatorLoc());
   }
+  if (instrument::Recorder *R = instrument::Recorder::active();
+      R && R->instrumentsUnflagged())
+    for (auto [Division, Kind] : Unproven)
+      instrumentDivision(*Division, Kind, *Function, Context, SourceLocation());
 }
 
 } // namespace gpuguard::cuda

@@ -40,6 +40,15 @@ private:
   enum class DivisionKind { Integer, Remainder, FloatingPoint, Dependent };
   bool isReported(DivisionKind Kind, const ZeroSource &Source) const;
   bool isCountName(llvm::StringRef Name) const;
+  /// In `gpuguard instrument`: checks an integer divisor for zero at run
+  /// time, and the values a floating-point division feeds into integer
+  /// conversions for NaN and infinity. \p Flagged is the location of the
+  /// division's diagnostic, invalid for an unflagged division.
+  void instrumentDivision(const clang::BinaryOperator &Division,
+                          DivisionKind Kind,
+                          const clang::FunctionDecl &Function,
+                          clang::ASTContext &Context,
+                          clang::SourceLocation Flagged);
 
   /// Flag floating-point division by a difference or a loaded count.
   const bool CheckFloatDivision;

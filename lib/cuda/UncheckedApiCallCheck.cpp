@@ -5,6 +5,8 @@
 #include "Analysis/LaunchCheckAnalysis.h"
 #include "Analysis/ResultUse.h"
 #include "Analysis/SourceText.h"
+#include "Instrument/Recorder.h"
+#include "Instrument/SiteSupport.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -59,25 +61,6 @@ void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-/// The function whose body holds \p S: a lambda's call operator for code in a
-/// lambda, null outside any function.
-static const FunctionDecl *enclosingFunction(const Stmt &S,
-                                             ASTContext &Context) {
-  DynTypedNode Node = DynTypedNode::create(S);
-  while (true) {
-    DynTypedNodeList Parents = Context.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return Lambda->getCallOperator();
-    if (const auto *Function = Node.get<FunctionDecl>())
-      return Function;
-    if (Node.get<BlockDecl>())
-      return nullptr;
-  }
-}
-
 /// Kernels launched from device code need dynamic parallelism, which Clang
 /// does not compile; only host code is analysed for launches.
 static bool isDeviceOnly(const FunctionDecl &Function) {
@@ -108,12 +91,18 @@ void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Context = *Result.Context;
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
     checkDiscardedStatus(*Call, Context);
+    useRuntimeWrapper(*Call, Context);
     return;
   }
   const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
-  const FunctionDecl *Function = enclosingFunction(*Launch, Context);
-  if (!Function || isDeviceOnly(*Function) ||
-      !AnalysedFunctions.insert(Function).second)
+  const FunctionDecl *Function =
+      instrument::enclosingFunction(*Launch, Context);
+  if (!Function || isDeviceOnly(*Function))
+    return;
+  if (instrument::Recorder *R = instrument::Recorder::active();
+      R && R->instrumentsUnflagged())
+    instrumentLaunch(*Launch, Context, SourceLocation());
+  if (!AnalysedFunctions.insert(Function).second)
     return;
   checkLaunches(*Function, Context);
 }
@@ -134,8 +123,15 @@ bool UncheckedApiCallCheck::isHandled(const Expr &E,
 void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
                                                  ASTContext &Context) {
   StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
-  if (Status.empty() || isHandled(Call, Context))
+  if (Status.empty())
     return;
+  if (isHandled(Call, Context)) {
+    if (instrument::Recorder *R = instrument::Recorder::active();
+        R && R->instrumentsUnflagged() &&
+        getResultUse(Call, Context) != ResultUse::Used)
+      instrumentStatus(Call, Context, SourceLocation());
+    return;
+  }
   StringRef Api = canonicalApiName(calleeName(Call));
   StringRef Message = "the '%0' result of '%1' is discarded";
   if (isLastErrorQuery(Api))
@@ -144,8 +140,10 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
   else if (isSynchronizingApi(Api))
     Message = "the '%0' result of '%1' is discarded; it waits for the device "
               "and reports the faults of earlier kernels";
-  diag(fileLoc(Call.getBeginLoc(), Context), Message)
-      << Status << displayedCallee(Call, Context) << Call.getSourceRange();
+  SourceLocation Loc = fileLoc(Call.getBeginLoc(), Context);
+  diag(Loc, Message) << Status << displayedCallee(Call, Context)
+                     << Call.getSourceRange();
+  instrumentStatus(Call, Context, Loc);
 }
 
 bool UncheckedApiCallCheck::isListedCheck(const CallExpr &Call,
@@ -241,11 +239,12 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
         (!RequireCheckBeforeReturn || Finding.Exit.isInvalid()))
       continue;
     const CUDAKernelCallExpr *Launch = Finding.Launch;
-    diag(fileLoc(Launch->getBeginLoc(), Context),
-         "the launch of '%0' is not checked with cudaGetLastError() or "
-         "cudaPeekAtLastError() on every path")
+    SourceLocation Loc = fileLoc(Launch->getBeginLoc(), Context);
+    diag(Loc, "the launch of '%0' is not checked with cudaGetLastError() or "
+              "cudaPeekAtLastError() on every path")
         << displayedCallee(*Launch, Context)
         << Launch->getCallee()->getSourceRange();
+    instrumentLaunch(*Launch, Context, Loc);
     if (Finding.Synchronization)
       diag(fileLoc(Finding.Synchronization->getBeginLoc(), Context),
            "the kernel's errors surface here instead, in the result of '%0'",
@@ -256,6 +255,90 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
            "the function returns here with the launch unchecked",
            DiagnosticIDs::Note);
   }
+}
+
+/// The host code of a CUDA file, where the runtime's host side (declared
+/// under a CUDA compiler only) can be called.
+static bool isCudaHostCode(const Stmt &S, ASTContext &Context) {
+  if (!Context.getLangOpts().CUDA)
+    return false;
+  const FunctionDecl *Function = instrument::enclosingFunction(S, Context);
+  return Function && instrument::isHostOnly(*Function) &&
+         !instrument::rejectsRuntimeChecks(*Function);
+}
+
+void UncheckedApiCallCheck::instrumentStatus(const CallExpr &Call,
+                                             ASTContext &Context,
+                                             SourceLocation Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  // The runtime and driver APIs' statuses, whose success is 0; a status type
+  // a user adds may not compare with 0 and is left out.
+  if (!R || !isCudaHostCode(Call, Context) ||
+      returnedStatusType(
+          Call, {"cudaError_t", "cudaError", "CUresult", "cudaError_enum"},
+          Context)
+          .empty())
+    return;
+  SourceLocation Loc = fileLoc(Call.getBeginLoc(), Context);
+  if (instrument::involvesMacro(Call)) {
+    R->skipSite(Context, Call.getBeginLoc());
+    return;
+  }
+  int Site = R->addSite(Context, Loc, instrument::SiteKind::ApiResult, getID(),
+                        displayedCallee(Call, Context),
+                        instrument::enclosingFunction(Call, Context), Flagged);
+  R->wrap(Context, Site, &Call,
+          (instrument::RuntimeNamespace + "checkApi(").str(), ", @SITE@)");
+}
+
+void UncheckedApiCallCheck::instrumentLaunch(const CUDAKernelCallExpr &Launch,
+                                             ASTContext &Context,
+                                             SourceLocation Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || !isCudaHostCode(Launch, Context))
+    return;
+  SourceLocation Loc = fileLoc(Launch.getBeginLoc(), Context);
+  if (instrument::involvesMacro(Launch)) {
+    R->skipSite(Context, Launch.getBeginLoc());
+    return;
+  }
+  int Site =
+      R->addSite(Context, Loc, instrument::SiteKind::KernelLaunch, getID(),
+                 displayedCallee(Launch, Context),
+                 instrument::enclosingFunction(Launch, Context), Flagged);
+  // A comma expression keeps the launch's own (void) value.
+  R->wrap(Context, Site, &Launch, "(",
+          (", " + instrument::RuntimeNamespace + "checkLaunch(@SITE@))").str());
+}
+
+void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
+                                              ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || !isCudaHostCode(Call, Context))
+    return;
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  const auto *Name = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImpCasts());
+  const SourceManager &SM = Context.getSourceManager();
+  // The CUDA runtime's own functions, declared by the toolkit's headers.
+  if (!Callee || !Name || Name->hasQualifier() || !Callee->getIdentifier() ||
+      !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+      !SM.isInSystemHeader(Callee->getLocation()) ||
+      !llvm::is_contained({"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync",
+                           "cudaFree", "cudaFreeAsync", "cudaDeviceSynchronize",
+                           "cudaStreamSynchronize", "cudaEventSynchronize",
+                           "cudaMemcpy"},
+                          Callee->getName()))
+    return;
+  // The name as the file spells it: directly, or in the argument of a macro
+  // (`CUDA_CHECK(cudaMalloc(&p, n))`); never in a macro's own definition.
+  SourceLocation NameLoc = Name->getLocation();
+  while (NameLoc.isMacroID()) {
+    if (!SM.isMacroArgExpansion(NameLoc))
+      return;
+    NameLoc = SM.getImmediateSpellingLoc(NameLoc);
+  }
+  R->renameCallee(Context, NameLoc,
+                  (instrument::RuntimeNamespace + Callee->getName()).str());
 }
 
 } // namespace gpuguard::cuda

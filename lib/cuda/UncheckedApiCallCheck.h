@@ -50,6 +50,23 @@ private:
                              clang::ASTContext &Context);
   bool isHandled(const clang::Expr &E, clang::ASTContext &Context) const;
 
+  // In `gpuguard instrument`, for host code of CUDA files only. \p Flagged
+  // is the location of the finding's diagnostic, invalid for an unflagged
+  // site.
+  /// Reports the `cudaError_t` \p Call returns at run time.
+  void instrumentStatus(const clang::CallExpr &Call, clang::ASTContext &Context,
+                        clang::SourceLocation Flagged);
+  /// Reports \p Launch's launch error, and attributes the asynchronous error
+  /// found at a later synchronisation to it.
+  void instrumentLaunch(const clang::CUDAKernelCallExpr &Launch,
+                        clang::ASTContext &Context,
+                        clang::SourceLocation Flagged);
+  /// Calls the runtime's wrapper instead of an allocation or synchronisation
+  /// API function, in every copy: the device allocation registry and the
+  /// drain of device reports depend on it.
+  void useRuntimeWrapper(const clang::CallExpr &Call,
+                         clang::ASTContext &Context);
+
   /// Functions and macros that check the last launch's error themselves.
   const std::string CheckedFunctionsOption;
   std::vector<llvm::StringRef> CheckedFunctions;

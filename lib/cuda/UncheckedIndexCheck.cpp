@@ -4,6 +4,8 @@
 #include "Analysis/GuardAnalysis.h"
 #include "Analysis/SourceText.h"
 #include "Analysis/ThreadIndexProvenance.h"
+#include "Instrument/Recorder.h"
+#include "Instrument/SiteSupport.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -48,22 +50,28 @@ void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
-/// The side of the guard comparison that \p Part is compared with, as
-/// written (`n` in `j > n`), or empty when the guard is not a comparison.
-static std::string boundText(const Expr *Guard, const Expr *Part,
+/// The side of the guard comparison that \p Part is compared with (`n` in
+/// `j > n`), or null when the guard is not a comparison of \p Part.
+static const Expr *boundSide(const Expr *Guard, const Expr *Part,
                              const ASTContext &Context) {
   const auto *Compare =
       Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
   if (!Compare || !Compare->isComparisonOp())
-    return "";
+    return nullptr;
   std::string PartText = quoteSource(Part, Context);
-  std::string L = quoteSource(Compare->getLHS(), Context);
-  std::string R = quoteSource(Compare->getRHS(), Context);
-  if (L == PartText)
-    return R;
-  if (R == PartText)
-    return L;
-  return "";
+  if (quoteSource(Compare->getLHS(), Context) == PartText)
+    return Compare->getRHS();
+  if (quoteSource(Compare->getRHS(), Context) == PartText)
+    return Compare->getLHS();
+  return nullptr;
+}
+
+/// The side of the guard comparison that \p Part is compared with, as
+/// written, or empty when the guard is not a comparison of \p Part.
+static std::string boundText(const Expr *Guard, const Expr *Part,
+                             const ASTContext &Context) {
+  const Expr *Bound = boundSide(Guard, Part, Context);
+  return Bound ? quoteSource(Bound, Context) : "";
 }
 
 void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
@@ -198,6 +206,161 @@ void UncheckedIndexCheck::noteDefinition(
         << Variable->getName() << Inputs;
 }
 
+/// The terms of a sum, casts stripped and constants left out: `i`, `j` for
+/// `i + j - 1`.
+static void additiveTerms(const Expr *E, const ASTContext &Context,
+                          llvm::SmallVectorImpl<const Expr *> &Terms) {
+  E = stripIndexCasts(E);
+  if (const auto *Sum = dyn_cast<BinaryOperator>(E)) {
+    if (Sum->getOpcode() == BO_Add) {
+      additiveTerms(Sum->getLHS(), Context, Terms);
+      additiveTerms(Sum->getRHS(), Context, Terms);
+      return;
+    }
+    if (Sum->getOpcode() == BO_Sub && !Sum->getRHS()->isValueDependent() &&
+        Sum->getRHS()->isIntegerConstantExpr(Context)) {
+      additiveTerms(Sum->getLHS(), Context, Terms);
+      return;
+    }
+  }
+  if (!E->isValueDependent() && E->isIntegerConstantExpr(Context))
+    return;
+  Terms.push_back(E);
+}
+
+/// A variable or a member of one (`p`, `s.p`, `this->p`): a pointer that
+/// can be read again, unchanged, to find its allocation.
+static bool isNamedPointer(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *Member = dyn_cast<MemberExpr>(E))
+    E = Member->getBase()->IgnoreParenImpCasts();
+  return isa<DeclRefExpr, CXXThisExpr>(E);
+}
+
+std::optional<std::string>
+UncheckedIndexCheck::knownBound(const UnguardedAccess &Finding,
+                                const FunctionDecl &Function,
+                                ASTContext &Context) const {
+  const IndexedAccess &Access = Finding.Access;
+  // A constant array's extent is exact, whatever the guards say.
+  if (const auto *Array = Context.getAsConstantArrayType(
+          Access.Base->IgnoreParenImpCasts()->getType()))
+    return std::to_string(Array->getSize().getZExtValue());
+  if (Finding.Problems.empty())
+    return std::nullopt;
+  // Otherwise the bound the guard compares with, when the guard was meant
+  // for this index: it bounds the index, or the index is it plus a constant
+  // or a launch extent (`i + 1`, `i + blockDim.x` under `i < n`).
+  const IndexProblem &Problem = Finding.Problems.front();
+  if (Problem.Kind != IndexProblemKind::OnePastTheBound &&
+      Problem.Kind != IndexProblemKind::OffsetNotCovered &&
+      Problem.Kind != IndexProblemKind::LaunchExtentOffset)
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> Terms;
+  additiveTerms(Access.Index, Context, Terms);
+  const Expr *Part = stripIndexCasts(Problem.Part);
+  const Expr *Addend =
+      Problem.Addend ? stripIndexCasts(Problem.Addend) : nullptr;
+  if (!llvm::is_contained(Terms, Part) ||
+      llvm::any_of(Terms, [&](const Expr *Term) {
+        return Term != Part && Term != Addend;
+      }))
+    return std::nullopt;
+  // Such arrays hold one element more than the bound of their index.
+  if (!ExtentPlusOneArrays.empty() && ExtentPlusOneRegex.isValid()) {
+    const Expr *Base = Access.Base->IgnoreParenImpCasts();
+    const NamedDecl *Named = nullptr;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+      Named = Ref->getDecl();
+    else if (const auto *Member = dyn_cast<MemberExpr>(Base))
+      Named = Member->getMemberDecl();
+    if (!Named || !Named->getIdentifier() ||
+        ExtentPlusOneRegex.match(Named->getName()))
+      return std::nullopt;
+  }
+  const Expr *Bound = boundSide(Problem.Guard, Problem.Part, Context);
+  if (!Bound ||
+      !instrument::isStableAt(*Bound, *Access.Access, Function, Context))
+    return std::nullopt;
+  // A bound with an offset of its own (`i < n - 1`) leaves the extent open.
+  llvm::SmallVector<const Expr *, 4> BoundTerms;
+  additiveTerms(Bound, Context, BoundTerms);
+  if (BoundTerms.size() != 1 || BoundTerms.front() != stripIndexCasts(Bound))
+    return std::nullopt;
+  return instrument::writtenText(*Bound, Context);
+}
+
+void UncheckedIndexCheck::instrumentAccess(const UnguardedAccess &Finding,
+                                           const FunctionDecl &Function,
+                                           ASTContext &Context,
+                                           SourceLocation Flagged) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  // An index passed to a helper is used there, where other callers pass
+  // other indexes: it is left out.
+  if (!R || Finding.Helper || instrument::rejectsRuntimeChecks(Function))
+    return;
+  const IndexedAccess &Access = Finding.Access;
+  SourceLocation Loc = Access.Access->getBeginLoc();
+  if (instrument::involvesMacro(*Access.Access) ||
+      instrument::involvesMacro(*Access.Index)) {
+    R->skipSite(Context, Loc);
+    return;
+  }
+  // `*(p - i)` reads element -i: neither runtime check applies.
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Access.Access))
+    if (const auto *Difference = dyn_cast<BinaryOperator>(
+            Deref->getSubExpr()->IgnoreParenImpCasts());
+        Difference && Difference->getOpcode() == BO_Sub)
+      return;
+  std::string What = quoteSource(Access.Access, Context);
+  if (std::optional<std::string> Bound =
+          knownBound(Finding, Function, Context)) {
+    int Site = R->addSite(Context, Loc, instrument::SiteKind::IndexBound,
+                          getID(), What, &Function, Flagged);
+    R->wrap(Context, Site, Access.Index,
+            (instrument::RuntimeNamespace + "checkIndex(").str(),
+            ", " + *Bound + ", @SITE@)");
+    return;
+  }
+  // Else the allocation the pointer points into, if the runtime knows it.
+  const Expr *Base = Access.Base->IgnoreParenImpCasts();
+  if (!Base->getType()->isPointerType() || !isNamedPointer(Base))
+    return;
+  std::optional<std::string> BaseText = instrument::writtenText(*Base, Context);
+  if (!BaseText)
+    return;
+  int Site = R->addSite(Context, Loc, instrument::SiteKind::PointerBound,
+                        getID(), What, &Function, Flagged);
+  R->wrap(Context, Site, Access.Index,
+          (instrument::RuntimeNamespace + "checkPointerIndex(").str() +
+              *BaseText + ", ",
+          ", @SITE@)");
+}
+
+void UncheckedIndexCheck::instrumentUnflagged(
+    const FunctionDecl &Function, ASTContext &Context,
+    const ThreadIndexProvenance &Provenance,
+    const GuardAnalysisOptions &Options,
+    const llvm::SmallPtrSetImpl<const Expr *> &Flagged) {
+  // Every index from the launch, memory or floating point that no guard
+  // proves in bounds, whatever the options and the launch let pass.
+  GuardAnalysisOptions Wide = Options;
+  Wide.TrustBlockSizedStorage = false;
+  Wide.CheckLoadedIndexes = true;
+  Wide.CheckFloatIndexes = true;
+  std::vector<IndexedAccess> Unproven;
+  Wide.Unproven = &Unproven;
+  llvm::SmallPtrSet<const Expr *, 16> Done(Flagged.begin(), Flagged.end());
+  for (const UnguardedAccess &Finding :
+       findUnguardedAccesses(Function, Context, Provenance, Wide))
+    if (Done.insert(Finding.Access.Access).second)
+      instrumentAccess(Finding, Function, Context, SourceLocation());
+  for (const IndexedAccess &Access : Unproven)
+    if (Done.insert(Access.Access).second)
+      instrumentAccess(UnguardedAccess{Access, {}, nullptr, nullptr}, Function,
+                       Context, SourceLocation());
+}
+
 void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
@@ -208,9 +371,14 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   AnalysisOptions.CheckFloatIndexes = CheckFloatIndexes;
   if (!ExtentPlusOneArrays.empty() && ExtentPlusOneRegex.isValid())
     AnalysisOptions.ExtentPlusOneArrays = &ExtentPlusOneRegex;
+  llvm::SmallPtrSet<const Expr *, 16> Flagged;
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions)) {
     reportProblem(Finding, Finding.Problems.front(), Provenance, Context);
+    // The diagnostic's location, as reportProblem() words it.
+    instrumentAccess(Finding, *Function, Context,
+                     Finding.Access.Access->getBeginLoc());
+    Flagged.insert(Finding.Access.Access);
     if (Finding.Helper) {
       diag(Finding.HelperAccess->getBeginLoc(),
            "'%0' uses it as an index here, with no guard of its own",
@@ -222,6 +390,10 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
       if (Other.Kind == IndexProblemKind::Unbounded && Other.Variable)
         noteDefinition(Other.Variable, Provenance);
   }
+  if (instrument::Recorder *R = instrument::Recorder::active();
+      R && R->instrumentsUnflagged())
+    instrumentUnflagged(*Function, Context, Provenance, AnalysisOptions,
+                        Flagged);
 }
 
 } // namespace gpuguard::cuda

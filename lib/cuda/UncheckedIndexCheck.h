@@ -15,6 +15,9 @@
 
 #include "Analysis/GuardAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <optional>
+#include <string>
 
 namespace gpuguard::cuda {
 
@@ -38,6 +41,25 @@ private:
                      clang::ASTContext &Context);
   void noteDefinition(const clang::VarDecl *Variable,
                       const ThreadIndexProvenance &Provenance);
+  /// In `gpuguard instrument`: checks the index of \p Finding at run time,
+  /// against the bound of its guard or array when one is known, else against
+  /// the runtime's registry of device allocations. \p Flagged is the
+  /// location of the finding's diagnostic, invalid for an unflagged access.
+  void instrumentAccess(const UnguardedAccess &Finding,
+                        const clang::FunctionDecl &Function,
+                        clang::ASTContext &Context,
+                        clang::SourceLocation Flagged);
+  /// With --instrument=all: also the accesses no guard proves in bounds.
+  void instrumentUnflagged(
+      const clang::FunctionDecl &Function, clang::ASTContext &Context,
+      const ThreadIndexProvenance &Provenance,
+      const GuardAnalysisOptions &Options,
+      const llvm::SmallPtrSetImpl<const clang::Expr *> &Flagged);
+  /// The text of a bound the index of \p Finding must stay below, valid
+  /// where the access is written, if one is known.
+  std::optional<std::string> knownBound(const UnguardedAccess &Finding,
+                                        const clang::FunctionDecl &Function,
+                                        clang::ASTContext &Context) const;
 
   /// Also flag block-local indexes into `__shared__` and local arrays.
   const bool CheckBlockLocalIndexes;
