@@ -6,6 +6,7 @@
 #include "Frontend/CudaToolkit.h"
 #include "Instrument/OutputWriter.h"
 #include "Instrument/Recorder.h"
+#include "Output/Reporter.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -167,6 +168,48 @@ cl::opt<bool> Quiet("quiet",
 cl::opt<bool> UseColor("use-color", cl::desc("Colour the diagnostics."),
                        cl::cat(Category));
 
+// Output formats, baselines and changed-lines-only runs (lib/Output).
+cl::opt<output::Format> OutputFormat(
+    "format", cl::desc("How findings are printed."),
+    cl::values(clEnumValN(output::Format::Text, "text",
+                          "clang-tidy's text (default)"),
+               clEnumValN(output::Format::Sarif, "sarif", "SARIF 2.1.0 JSON"),
+               clEnumValN(output::Format::GitHub, "github",
+                          "GitHub Actions annotations")),
+    cl::init(output::Format::Text), cl::cat(Category));
+cl::opt<std::string> OutputFile(
+    "output",
+    cl::desc("Write the SARIF or GitHub output to this file (atomically)\n"
+             "instead of standard output."),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> SarifRoot(
+    "sarif-root",
+    cl::desc("Directory that the paths in SARIF, GitHub annotations and\n"
+             "baselines are relative to. Default: the working directory."),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> DocsUrl(
+    "docs-url",
+    cl::desc("Base URL of gpuguard's docs, for the SARIF rules' help\n"
+             "links (checks/<module>/<check>.md is appended). Default:\n"
+             "the installed docs, as a file:// URL."),
+    cl::value_desc("url"), cl::cat(Category));
+cl::opt<std::string>
+    BaselineFile("baseline",
+                 cl::desc("Hide the findings this baseline file lists (see\n"
+                          "--write-baseline)."),
+                 cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaselineFile(
+    "write-baseline",
+    cl::desc("Write the findings of this run to a baseline file."),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> DiffSource(
+    "diff",
+    cl::desc("Report only findings on lines changed since this git\n"
+             "revision ('git diff <rev>'), or by the unified diff on\n"
+             "standard input with --diff=-. With no files given, the\n"
+             "changed files are checked."),
+    cl::value_desc("rev|-"), cl::cat(Category));
+
 // `gpuguard instrument` only.
 cl::opt<std::string> OutputDirectory(
     "o",
@@ -223,6 +266,11 @@ private:
   ClangTidyContext &Context;
   const CompilationDatabase &Database;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  // One set of diagnostic IDs for the whole run, as in clang-tidy: the
+  // context maps each check's custom diagnostic ID to its name for the
+  // whole run, so IDs restarting per file would give a later file's finding
+  // an earlier file's check name.
+  llvm::IntrusiveRefCntPtr<DiagnosticIDs> DiagIDs = DiagnosticIDs::create();
   ClangTidyStats Suppressed;
 };
 
@@ -402,7 +450,7 @@ int CheckRunner::runCommand(const std::string &File,
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
 
   auto DiagOpts = std::make_unique<DiagnosticOptions>();
-  DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOpts, &Consumer,
+  DiagnosticsEngine Engine(DiagIDs, *DiagOpts, &Consumer,
                            /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
   Tool.setDiagnosticConsumer(&Consumer);
@@ -445,7 +493,12 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
   ClangTidyOptions DefaultOptions;
   DefaultOptions.Checks = DefaultChecks.str();
   DefaultOptions.WarningsAsErrors = "";
-  DefaultOptions.HeaderFilterRegex = HeaderFilter;
+  // With --diff, the changed lines of headers are reported too.
+  DefaultOptions.HeaderFilterRegex =
+      DiffSource.getNumOccurrences() > 0 &&
+              HeaderFilter.getNumOccurrences() == 0
+          ? std::string(".*")
+          : std::string(HeaderFilter);
   DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
   DefaultOptions.SystemHeaders = SystemHeaders;
   DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
@@ -520,7 +573,7 @@ loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
     return nullptr;
   std::string ErrorMessage;
   std::unique_ptr<CompilationDatabase> Database =
-      CompilationDatabase::autoDetectFromDirectory(BuildPath, ErrorMessage);
+      frontend::loadCompilationDatabase(BuildPath, ErrorMessage);
   if (!Database) {
     error("no compile_commands.json in '" + BuildPath +
           "' (from -p); generate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
@@ -528,8 +581,9 @@ loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
     Failed = true;
     return nullptr;
   }
-  return inferTargetAndDriverMode(
-      inferMissingCompileCommands(std::move(Database)));
+  // GpuGuardCompilationDatabase translates nvcc commands, then infers the
+  // commands of the files the database does not list.
+  return Database;
 }
 
 /// Source files worth checking when -p is given without files.
@@ -537,6 +591,52 @@ bool isCheckableSource(StringRef File) {
   StringRef Ext = llvm::sys::path::extension(File);
   return llvm::is_contained(
       {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c"}, Ext);
+}
+
+/// The output stage of the run (--format, --baseline, --diff and the
+/// rest); null, once the error is printed, when they cannot be used.
+std::unique_ptr<output::Reporter>
+createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
+  if (OutputFormat != output::Format::Text && (Fix || FixErrors || FixNotes)) {
+    error("--fix prints clang-tidy's text, which --format=" +
+          llvm::Twine(OutputFormat == output::Format::Sarif ? "sarif"
+                                                            : "github") +
+          " replaces; run --fix without --format");
+    return nullptr;
+  }
+  if (OutputFormat == output::Format::Text &&
+      OutputFile.getNumOccurrences() > 0) {
+    error("--output applies to --format=sarif and --format=github; add one "
+          "of them or drop --output");
+    return nullptr;
+  }
+  output::ReporterOptions Options;
+  Options.OutputFormat = OutputFormat;
+  Options.OutputPath = OutputFile;
+  Options.ProjectRoot = SarifRoot;
+  Options.DocsUrl = DocsUrl;
+  Options.ToolVersion = GPUGUARD_VERSION;
+  Options.BaselinePath = BaselineFile;
+  Options.WriteBaselinePath = WriteBaselineFile;
+  Options.DiffSource = DiffSource;
+  if (DiffSource.getNumOccurrences() > 0 && DiffSource.empty()) {
+    error("--diff needs a value: --diff=<git revision>, or --diff=- to read "
+          "a unified diff from standard input");
+    return nullptr;
+  }
+  if (!Inputs.empty())
+    Options.DiffDirectory =
+        llvm::sys::path::parent_path(makeAbsolute(Inputs.front())).str();
+  Options.Argv0 = Argv0;
+  llvm::Expected<std::unique_ptr<output::Reporter>> Created =
+      output::Reporter::create(
+          std::move(Options),
+          [](const llvm::Twine &Message) { warning(Message); });
+  if (!Created) {
+    error(llvm::toString(Created.takeError()));
+    return nullptr;
+  }
+  return std::move(*Created);
 }
 
 /// Writes the instrumented copy of \p File from the sites its checks
@@ -646,6 +746,23 @@ int runGpuGuard(int Argc, const char **Argv) {
     return UsageError;
 
   std::vector<std::string> Inputs(SourcePaths.begin(), SourcePaths.end());
+  std::unique_ptr<output::Reporter> Reporter;
+  if (!ListChecks && !DumpConfig) {
+    Reporter = createReporter(Argv[0], Inputs);
+    if (!Reporter)
+      return UsageError;
+    // With --diff and no files named, the changed sources are the inputs.
+    if (Inputs.empty() && Reporter->hasDiff()) {
+      for (const std::string &File : Reporter->changedFiles())
+        if (isCheckableSource(File))
+          Inputs.push_back(File);
+      if (Inputs.empty()) {
+        if (!Quiet)
+          note("the diff changes no C, C++ or CUDA source; nothing to check");
+        return Success;
+      }
+    }
+  }
   if (Inputs.empty() && Underlying && BuildPath.getNumOccurrences() > 0)
     for (const std::string &File : Underlying->getAllFiles())
       if (isCheckableSource(File))
@@ -777,6 +894,9 @@ int runGpuGuard(int Argc, const char **Argv) {
   bool AutoDetect = !Underlying && !BareDashDash;
   frontend::GpuGuardCompilationDatabase Database(
       std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
+  // nvcc flags dropped unknown, each named once per run.
+  Database.setWarningHandler(
+      [](const llvm::Twine &Message) { warning(Message); });
   frontend::TorchDefaults::Options TorchOptions;
   TorchOptions.UsePch = TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
@@ -819,11 +939,18 @@ int runGpuGuard(int Argc, const char **Argv) {
   // Findings are printed file by file, as each file finishes.
   for (const std::string &File : Checkable) {
     bool Parsed = true;
-    std::vector<ClangTidyError> Errors = Runner.run(File, Parsed);
+    std::vector<ClangTidyError> Errors =
+        Reporter->take(Runner.run(File, Parsed));
     bool DisableFixes = !Parsed && !FixErrors;
     FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
-    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-                 WarningsAsErrorsCount, BaseFS);
+    if (Reporter->wantsEnabledChecks())
+      Reporter->noteEnabledChecks(
+          getCheckNames(Context.getOptionsForFile(File), false, false));
+    if (Reporter->printsText())
+      handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+                   WarningsAsErrorsCount, BaseFS);
+    else
+      WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
     if (!Parsed) {
       error("'" + File +
             "' has compile errors (shown above) and was not fully checked; "
@@ -837,6 +964,14 @@ int runGpuGuard(int Argc, const char **Argv) {
       Raise(writeInstrumentedCopy(Recorder, File, Parsed, Errors));
   }
   instrument::Recorder::setActive(nullptr);
+  for (const std::string &Problem :
+       Reporter->finish([](const llvm::Twine &Message) {
+         if (!Quiet)
+           note(Message);
+       })) {
+    error(Problem);
+    Raise(UsageError);
+  }
   if (!ExportFixes.empty() &&
       !writeExportedFixes(ExportFixes, FirstPath, AllErrors))
     Raise(UsageError);

@@ -1,0 +1,30 @@
+# Generates CheckDescriptions.inc: each check's summary for SARIF's rules,
+# taken from the first paragraph of docs/checks/<module>/<check>.md so that
+# the docs stay the one place that says what a check flags.
+file(GLOB GPUGUARD_CHECK_PAGES CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/docs/checks/*/*.md)
+list(SORT GPUGUARD_CHECK_PAGES)
+set(GPUGUARD_CHECK_DESCRIPTIONS "")
+foreach(Page ${GPUGUARD_CHECK_PAGES})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${Page})
+  get_filename_component(Check ${Page} NAME_WE)
+  file(READ ${Page} Text)
+  # The paragraph after the "# <check>" title.
+  string(FIND "${Text}" "\n\n" Start)
+  if(Start EQUAL -1)
+    continue()
+  endif()
+  math(EXPR Start "${Start} + 2")
+  string(SUBSTRING "${Text}" ${Start} -1 Text)
+  string(FIND "${Text}" "\n\n" End)
+  string(SUBSTRING "${Text}" 0 ${End} Summary)
+  string(REPLACE "\n" " " Summary "${Summary}")
+  string(REPLACE "`" "" Summary "${Summary}")
+  string(STRIP "${Summary}" Summary)
+  string(REPLACE "\\" "\\\\" Summary "${Summary}")
+  string(REPLACE "\"" "\\\"" Summary "${Summary}")
+  string(APPEND GPUGUARD_CHECK_DESCRIPTIONS
+    "GPUGUARD_CHECK_DESCRIPTION(\"${Check}\",\n  \"${Summary}\")\n")
+endforeach()
+file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/lib/Output/CheckDescriptions.inc
+  CONTENT "${GPUGUARD_CHECK_DESCRIPTIONS}" @ONLY)

@@ -1,0 +1,160 @@
+//===--- DiffSource.cpp - Where --diff reads its changes ------------------===//
+
+#include "Output/DiffSource.h"
+#include "Output/Finding.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <optional>
+
+namespace gpuguard::output {
+namespace {
+
+llvm::Error problem(const llvm::Twine &Message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Message);
+}
+
+struct GitResult {
+  int Status = -1;
+  std::string Out;
+  std::string Err;
+};
+
+/// Runs git with \p Arguments, standard input empty; nullopt when git cannot
+/// be found or started.
+std::optional<GitResult> runGit(llvm::ArrayRef<std::string> Arguments) {
+  llvm::ErrorOr<std::string> Git = llvm::sys::findProgramByName("git");
+  if (!Git)
+    return std::nullopt;
+  llvm::SmallString<128> OutPath, ErrPath;
+  if (llvm::sys::fs::createTemporaryFile("gpuguard-git", "out", OutPath) ||
+      llvm::sys::fs::createTemporaryFile("gpuguard-git", "err", ErrPath))
+    return std::nullopt;
+  llvm::FileRemover RemoveOut(OutPath), RemoveErr(ErrPath);
+  std::vector<llvm::StringRef> Argv = {*Git};
+  Argv.insert(Argv.end(), Arguments.begin(), Arguments.end());
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(OutPath), llvm::StringRef(ErrPath)};
+  GitResult Result;
+  Result.Status =
+      llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects);
+  if (Result.Status < 0)
+    return std::nullopt;
+  if (auto Out = llvm::MemoryBuffer::getFile(OutPath))
+    Result.Out = (*Out)->getBuffer().str();
+  if (auto Err = llvm::MemoryBuffer::getFile(ErrPath))
+    Result.Err = (*Err)->getBuffer().str();
+  return Result;
+}
+
+std::string firstLine(llvm::StringRef Text) {
+  return Text.trim().split('\n').first.trim().str();
+}
+
+/// The real path when the file exists, so that a path through a symbolic
+/// link and the path git names meet.
+std::string canonical(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Path, Real))
+    return std::string(Real);
+  return Path.str();
+}
+
+} // namespace
+
+std::optional<std::string> gitWorkTreeRoot(llvm::StringRef Directory) {
+  std::optional<GitResult> Result =
+      runGit({"-C", Directory.str(), "rev-parse", "--show-toplevel"});
+  if (!Result || Result->Status != 0)
+    return std::nullopt;
+  std::string Root = llvm::StringRef(Result->Out).trim().str();
+  if (Root.empty())
+    return std::nullopt;
+  return Root;
+}
+
+LoadedDiff resolveDiff(llvm::ArrayRef<FileDiff> Files,
+                       llvm::StringRef ProjectRoot) {
+  LoadedDiff Diff;
+  llvm::SmallString<256> Root(ProjectRoot);
+  llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
+  Diff.ProjectRoot = std::string(Root);
+  for (const FileDiff &File : Files) {
+    const std::string &Named =
+        File.NewPath.empty() ? File.OldPath : File.NewPath;
+    if (Named.empty())
+      continue;
+    llvm::SmallString<256> Absolute(Named);
+    if (!llvm::sys::path::is_absolute(Absolute)) {
+      Absolute = Root;
+      llvm::sys::path::append(Absolute, Named);
+    }
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    if (!pathInside(Absolute, Root)) {
+      Diff.OutsideFiles.push_back(Named);
+      continue;
+    }
+    if (File.NewPath.empty() || File.Binary)
+      continue;
+    Diff.Lines.add(canonical(Absolute), File.AddedLines);
+  }
+  return Diff;
+}
+
+llvm::Expected<LoadedDiff> loadDiff(llvm::StringRef Source,
+                                    llvm::StringRef Directory) {
+  std::optional<std::string> WorkTree = gitWorkTreeRoot(Directory);
+  if (Source == "-") {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Input =
+        llvm::MemoryBuffer::getSTDIN();
+    if (!Input)
+      return problem("cannot read the diff from standard input: " +
+                     Input.getError().message() +
+                     "; pipe a unified diff into --diff=-");
+    llvm::Expected<std::vector<FileDiff>> Files =
+        parseUnifiedDiff((*Input)->getBuffer());
+    if (!Files)
+      return problem("the diff on standard input is not a unified diff (" +
+                     llvm::toString(Files.takeError()) +
+                     "); pipe the output of 'git diff' or 'diff -u' into "
+                     "--diff=-");
+    return resolveDiff(*Files, WorkTree.value_or(Directory.str()));
+  }
+
+  if (Source.empty() || Source.starts_with("-"))
+    return problem("--diff='" + Source +
+                   "' is not a git revision; pass --diff=<rev> such as "
+                   "--diff=origin/main, or --diff=- to read a diff from "
+                   "standard input");
+  if (!llvm::sys::findProgramByName("git"))
+    return problem("--diff=" + Source +
+                   " needs git, which is not in PATH; install git, or pipe "
+                   "a unified diff into --diff=-");
+  if (!WorkTree)
+    return problem("'" + Directory +
+                   "' is not inside a git work tree, so --diff=" + Source +
+                   " has nothing to compare; run in the repository, or pipe "
+                   "a unified diff into --diff=-");
+  std::optional<GitResult> Result =
+      runGit({"-C", *WorkTree, "diff", "-U0", "--no-color", "--no-ext-diff",
+              "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
+              Source.str(), "--"});
+  if (!Result)
+    return problem("cannot run git for --diff=" + Source +
+                   "; check that git works in '" + *WorkTree + "'");
+  if (Result->Status != 0)
+    return problem("git diff " + Source + " failed in '" + *WorkTree +
+                   "': " + firstLine(Result->Err) +
+                   "; pass a revision of that repository to --diff");
+  llvm::Expected<std::vector<FileDiff>> Files = parseUnifiedDiff(Result->Out);
+  if (!Files)
+    return problem("cannot read the output of git diff " + Source + " (" +
+                   llvm::toString(Files.takeError()) +
+                   "); pipe a diff into --diff=- instead");
+  return resolveDiff(*Files, *WorkTree);
+}
+
+} // namespace gpuguard::output
