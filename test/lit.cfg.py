@@ -103,3 +103,36 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("cuda-gpu")
+
+# The runtime-check library (runtime/): its headers, and link flags for
+# programs that use it (the static archives the build made).
+runtime_include = os.path.join(config.gpuguard_src_root, "runtime", "include")
+runtime_reporter_lib = os.path.join(lib_dir, "libgpuguard_runtime_reporter.a")
+runtime_cuda_lib = os.path.join(lib_dir, "libgpuguard_runtime_cuda.a")
+config.substitutions.append(("%runtime_include", runtime_include))
+config.substitutions.append(("%runtime_lib", runtime_reporter_lib + " -lpthread"))
+if os.path.exists(runtime_cuda_lib):
+    config.available_features.add("runtime-cuda")
+    config.substitutions.append(
+        ("%runtime_cuda_lib", f"{runtime_cuda_lib} {runtime_reporter_lib} -lpthread"))
+gxx = shutil.which("g++")
+if gxx:
+    config.available_features.add("gxx")
+    config.substitutions.append(("%gxx", gxx))
+cmake = shutil.which("cmake")
+if cmake and shutil.which("ninja"):
+    config.available_features.add("cmake")
+    config.substitutions.append(("%cmake", cmake))
+
+# Installing and packaging the build (test/tool/install.test,
+# package-deb.test) and the pre-commit hook (precommit-hook.test). Inserted
+# first: %gpuguard, substituted earlier, is a prefix of %gpuguard_obj.
+config.substitutions.insert(0, ("%gpuguard_obj", config.gpuguard_obj_root))
+cpack = shutil.which("cpack")
+if cpack and shutil.which("dpkg-deb"):
+    config.available_features.add("dpkg-deb")
+    config.substitutions.append(("%cpack", cpack))
+if shutil.which("git"):
+    config.available_features.add("git")
+if subprocess.run([python, "-c", "import yaml"], capture_output=True).returncode == 0:
+    config.available_features.add("python-yaml")
