@@ -30,9 +30,15 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+#include <atomic>
+#include <condition_variable>
 #include <fmt/format.h>
+#include <mutex>
+#include <thread>
 
 #ifndef GPUGUARD_CLANG_RESOURCE_DIR
 #error "GPUGUARD_CLANG_RESOURCE_DIR must be defined by the build"
@@ -210,6 +216,18 @@ cl::opt<std::string> DiffSource(
              "changed files are checked."),
     cl::value_desc("rev|-"), cl::cat(Category));
 
+cl::opt<unsigned>
+    Jobs("j",
+         cl::desc("Files checked at once (default: one per core). Output\n"
+                  "order does not depend on it."),
+         cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<std::string>
+    Shard("shard",
+          cl::desc("Check only part K of N of the files (1 <= K <= N), for\n"
+                   "CI matrix jobs: the files, sorted by path, are dealt out\n"
+                   "round-robin, so each file is in exactly one shard."),
+          cl::value_desc("K/N"), cl::cat(Category));
+
 // `gpuguard instrument` only.
 cl::opt<std::string> OutputDirectory(
     "o",
@@ -227,15 +245,22 @@ cl::opt<instrument::InstrumentMode> InstrumentWhat(
 
 constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
 
+// Workers print set-up warnings and notes while the main thread prints
+// findings: one lock keeps every message a whole line.
+std::mutex MessageMutex;
+
 void error(const llvm::Twine &Message) {
+  std::lock_guard<std::mutex> Lock(MessageMutex);
   llvm::WithColor::error(llvm::errs(), "gpuguard") << Message << "\n";
 }
 
 void warning(const llvm::Twine &Message) {
+  std::lock_guard<std::mutex> Lock(MessageMutex);
   llvm::WithColor::warning(llvm::errs(), "gpuguard") << Message << "\n";
 }
 
 void note(const llvm::Twine &Message) {
+  std::lock_guard<std::mutex> Lock(MessageMutex);
   llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
 }
 
@@ -574,6 +599,15 @@ loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
   std::string ErrorMessage;
   std::unique_ptr<CompilationDatabase> Database =
       frontend::loadCompilationDatabase(BuildPath, ErrorMessage);
+  llvm::SmallString<256> Json(BuildPath.getValue());
+  llvm::sys::path::append(Json, "compile_commands.json");
+  if (!Database && llvm::sys::fs::exists(Json)) {
+    error("'" + Json + "' is not a valid compile database (" +
+          llvm::StringRef(ErrorMessage).trim().rtrim('.') +
+          "); regenerate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
+    Failed = true;
+    return nullptr;
+  }
   if (!Database) {
     error("no compile_commands.json in '" + BuildPath +
           "' (from -p); generate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
@@ -639,45 +673,153 @@ createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
   return std::move(*Created);
 }
 
+/// What checking one file produced. Workers fill it in; the main thread
+/// prints it, in input order.
+struct FileOutcome {
+  std::vector<ClangTidyError> Errors;
+  bool Parsed = true;
+  /// Lines about the file's instrumented copy, printed after its findings.
+  struct Message {
+    bool IsError;
+    std::string Text;
+  };
+  std::vector<Message> InstrumentMessages;
+  int Exit = Success;
+};
+
 /// Writes the instrumented copy of \p File from the sites its checks
 /// recorded, keeping the flagged sites whose findings survived NOLINT and the
 /// filters. A file that did not parse gets no copy.
-int writeInstrumentedCopy(instrument::Recorder &Recorder,
-                          const std::string &File, bool Parsed,
-                          const std::vector<ClangTidyError> &Errors) {
+void writeInstrumentedCopy(instrument::Recorder &Recorder,
+                           const std::string &File, FileOutcome &Outcome) {
+  auto Fail = [&Outcome](std::string Text) {
+    Outcome.InstrumentMessages.push_back({true, std::move(Text)});
+    Outcome.Exit = std::max<int>(Outcome.Exit, InputError);
+  };
   std::vector<instrument::SurvivingFinding> Findings;
-  for (const ClangTidyError &E : Errors)
+  for (const ClangTidyError &E : Outcome.Errors)
     if (!E.Message.FilePath.empty() && makeAbsolute(E.Message.FilePath) == File)
       Findings.push_back({E.DiagnosticName, E.Message.FileOffset});
   std::optional<instrument::RenderedFile> Copy =
       Recorder.render(File, Findings);
-  if (!Parsed) {
-    error("no instrumented copy of '" + File +
-          "' was written because it has compile errors");
-    return InputError;
-  }
-  if (!Copy) {
-    error("'" + File +
-          "' was not analysed, so no instrumented copy was "
-          "written; check its compile command");
-    return InputError;
-  }
+  if (!Outcome.Parsed)
+    return Fail("no instrumented copy of '" + File +
+                "' was written because it has compile errors");
+  if (!Copy)
+    return Fail("'" + File +
+                "' was not analysed, so no instrumented copy was written; "
+                "check its compile command");
   std::string Target = instrument::mirroredPath(OutputDirectory, File);
   if (std::optional<std::string> Problem =
-          instrument::writeAtomically(Target, Copy->Text)) {
-    error(*Problem);
-    return InputError;
-  }
+          instrument::writeAtomically(Target, Copy->Text))
+    return Fail(*Problem);
   if (!Quiet) {
     std::string Skipped =
         Copy->Skipped ? fmt::format("; {} site(s) inside macros or headers "
                                     "left out",
                                     Copy->Skipped)
                       : std::string();
-    note(fmt::format("instrumented '{}' with {} runtime check(s) into '{}'{}",
-                     File, Copy->Sites, Target, Skipped));
+    Outcome.InstrumentMessages.push_back(
+        {false, fmt::format("instrumented '{}' with {} runtime check(s) into "
+                            "'{}'{}",
+                            File, Copy->Sites, Target, Skipped)});
   }
-  return Success;
+}
+
+/// Everything one thread needs to check files on its own: Clang's and
+/// clang-tidy's per-run state is not shared between threads. Each worker has
+/// its own file system too, so that a compile command's working directory
+/// never changes the process's.
+class Worker {
+public:
+  Worker(const CompilationDatabase &Database, bool Instrumenting)
+      : BaseFS(new llvm::vfs::OverlayFileSystem(
+            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                llvm::vfs::createPhysicalFileSystem().release()))),
+        Context(createProvider(BaseFS),
+                /*AllowEnablingAnalyzerAlphaCheckers=*/false,
+                /*EnableModuleHeadersParsing=*/false,
+                /*ExperimentalCustomChecks=*/false),
+        Runner(Context, Database, BaseFS), Recorder(InstrumentWhat),
+        Instrumenting(Instrumenting) {}
+
+  FileOutcome check(const std::string &File) {
+    FileOutcome Outcome;
+    if (Instrumenting)
+      instrument::Recorder::setActive(&Recorder);
+    Outcome.Errors = Runner.run(File, Outcome.Parsed);
+    instrument::Recorder::setActive(nullptr);
+    if (Instrumenting)
+      writeInstrumentedCopy(Recorder, File, Outcome);
+    return Outcome;
+  }
+
+  const ClangTidyStats &suppressed() const { return Runner.suppressed(); }
+
+private:
+  static std::unique_ptr<ClangTidyOptionsProvider>
+  createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  ClangTidyContext Context;
+  CheckRunner Runner;
+  instrument::Recorder Recorder;
+  bool Instrumenting;
+};
+
+std::unique_ptr<ClangTidyOptionsProvider>
+Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  // The main thread built the same provider first and stopped on any error.
+  bool Failed = false;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider =
+      createOptionsProvider(std::move(FS), Failed);
+  assert(Provider && !Failed && "options were validated before the run");
+  return Provider;
+}
+
+/// Parses --shard=K/N; nullopt, once the error is printed, when unusable.
+std::optional<std::pair<unsigned, unsigned>> parseShard() {
+  llvm::StringRef Text = Shard;
+  auto [KText, NText] = Text.split('/');
+  unsigned K = 0, N = 0;
+  if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N)) {
+    error("--shard='" + Text +
+          "' is not of the form K/N; pass e.g. --shard=2/4 for the second of "
+          "four shards");
+    return std::nullopt;
+  }
+  if (N == 0) {
+    error("--shard=" + Text +
+          " is out of range; N, the number of shards, must be at least 1");
+    return std::nullopt;
+  }
+  if (K == 0 || K > N) {
+    error("--shard=" + Text + " is out of range; K must be between 1 and N (" +
+          "--shard=1/" + llvm::Twine(N) + " to --shard=" + llvm::Twine(N) +
+          "/" + llvm::Twine(N) + ")");
+    return std::nullopt;
+  }
+  return std::make_pair(K, N);
+}
+
+/// The files of shard \p K of \p N, in their original order: the distinct
+/// files, sorted by path, are dealt out round-robin, so shards differ in size
+/// by at most one file and every machine computes the same split.
+std::vector<std::string> selectShard(const std::vector<std::string> &Inputs,
+                                     unsigned K, unsigned N) {
+  std::vector<std::string> Sorted;
+  for (const std::string &Input : Inputs)
+    Sorted.push_back(makeAbsolute(Input));
+  llvm::sort(Sorted);
+  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+  llvm::StringSet<> Mine;
+  for (size_t I = K - 1; I < Sorted.size(); I += N)
+    Mine.insert(Sorted[I]);
+  std::vector<std::string> Selected;
+  for (const std::string &Input : Inputs)
+    if (Mine.contains(makeAbsolute(Input)))
+      Selected.push_back(Input);
+  return Selected;
 }
 
 } // namespace
@@ -729,8 +871,12 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
   }
 
+  // Printing a finding may switch to its build directory: on a file system
+  // of its own, not the process's working directory the workers share.
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+      new llvm::vfs::OverlayFileSystem(
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+              llvm::vfs::createPhysicalFileSystem().release())));
   bool Failed = false;
   std::unique_ptr<ClangTidyOptionsProvider> Provider =
       createOptionsProvider(BaseFS, Failed);
@@ -763,10 +909,27 @@ int runGpuGuard(int Argc, const char **Argv) {
       }
     }
   }
-  if (Inputs.empty() && Underlying && BuildPath.getNumOccurrences() > 0)
+  // Files taken from the database, whose absence means a stale database.
+  bool InputsFromDatabase = false;
+  if (Inputs.empty() && Underlying && BuildPath.getNumOccurrences() > 0) {
     for (const std::string &File : Underlying->getAllFiles())
       if (isCheckableSource(File))
         Inputs.push_back(File);
+    // The database's own order is its hash table's: sort for a stable one.
+    llvm::sort(Inputs);
+    InputsFromDatabase = true;
+  }
+  if (Shard.getNumOccurrences() > 0) {
+    std::optional<std::pair<unsigned, unsigned>> KofN = parseShard();
+    if (!KofN)
+      return UsageError;
+    Inputs = selectShard(Inputs, KofN->first, KofN->second);
+    if (Inputs.empty()) {
+      if (!Quiet)
+        note("shard " + Shard + " has no files; nothing to check");
+      return Success;
+    }
+  }
 
   // What the configuration enables, for the first input (or the working
   // directory): --list-checks and --dump-config answer from it.
@@ -807,8 +970,13 @@ int runGpuGuard(int Argc, const char **Argv) {
     std::string Path = makeAbsolute(Input);
     llvm::sys::fs::file_status Status;
     if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
-      error("cannot read '" + Input + "': " + EC.message() +
-            "; check the path");
+      if (InputsFromDatabase && EC == std::errc::no_such_file_or_directory)
+        error("'" + Input + "' is listed in " + BuildPath +
+              "/compile_commands.json but does not exist; re-run the "
+              "build's configure step to refresh the database");
+      else
+        error("cannot read '" + Input + "': " + EC.message() +
+              "; check the path");
       Raise(InputError);
       continue;
     }
@@ -916,19 +1084,17 @@ int runGpuGuard(int Argc, const char **Argv) {
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
 
+  // The main thread's context prints the findings; each worker has its own.
   ClangTidyContext Context(std::move(Provider),
                            /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                            /*EnableModuleHeadersParsing=*/false,
                            /*ExperimentalCustomChecks=*/false);
-  CheckRunner Runner(Context, Database, BaseFS);
-  instrument::Recorder Recorder(InstrumentWhat);
   if (Instrumenting) {
     if (std::optional<std::string> Problem =
             instrument::prepareOutputDirectory(OutputDirectory)) {
       error(*Problem);
       return UsageError;
     }
-    instrument::Recorder::setActive(&Recorder);
   }
   FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
                            : (Fix || FixErrors) ? FB_Fix
@@ -936,13 +1102,14 @@ int runGpuGuard(int Argc, const char **Argv) {
   std::vector<ClangTidyError> AllErrors;
   unsigned WarningsAsErrorsCount = 0;
   bool FixesHeldBack = false;
-  // Findings are printed file by file, as each file finishes.
-  for (const std::string &File : Checkable) {
-    bool Parsed = true;
+  // Prints what one file produced. Called in input order, whatever order the
+  // workers finish in, so that the output never depends on -j.
+  auto Report = [&](const std::string &File, FileOutcome Outcome) {
     std::vector<ClangTidyError> Errors =
-        Reporter->take(Runner.run(File, Parsed));
-    bool DisableFixes = !Parsed && !FixErrors;
+        Reporter->take(std::move(Outcome.Errors));
+    bool DisableFixes = !Outcome.Parsed && !FixErrors;
     FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
+    Context.setCurrentFile(File);
     if (Reporter->wantsEnabledChecks())
       Reporter->noteEnabledChecks(
           getCheckNames(Context.getOptionsForFile(File), false, false));
@@ -951,19 +1118,65 @@ int runGpuGuard(int Argc, const char **Argv) {
                    WarningsAsErrorsCount, BaseFS);
     else
       WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
-    if (!Parsed) {
+    if (!Outcome.Parsed) {
       error("'" + File +
             "' has compile errors (shown above) and was not fully checked; "
             "fix them or give its real flags with -p <build dir> or after "
             "'--'");
       Raise(InputError);
     }
+    for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)
+      Message.IsError ? error(Message.Text) : note(Message.Text);
+    Raise(Outcome.Exit);
     if (!ExportFixes.empty())
       AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
-    if (Instrumenting)
-      Raise(writeInstrumentedCopy(Recorder, File, Parsed, Errors));
+  };
+
+  unsigned WorkerCount =
+      Jobs ? Jobs.getValue()
+           : llvm::hardware_concurrency().compute_thread_count();
+  WorkerCount =
+      std::max<unsigned>(1, std::min<size_t>(WorkerCount, Checkable.size()));
+  std::vector<std::unique_ptr<Worker>> Workers;
+  for (unsigned I = 0; I < WorkerCount; ++I)
+    Workers.push_back(std::make_unique<Worker>(Database, Instrumenting));
+  if (WorkerCount == 1) {
+    // Findings are printed file by file, as each file finishes.
+    for (const std::string &File : Checkable)
+      Report(File, Workers.front()->check(File));
+  } else {
+    std::vector<std::optional<FileOutcome>> Outcomes(Checkable.size());
+    std::mutex OutcomesMutex;
+    std::condition_variable OutcomeReady;
+    std::atomic<size_t> NextFile{0};
+    std::vector<llvm::thread> Threads;
+    for (std::unique_ptr<Worker> &W : Workers)
+      // Parsing recurses deeply on large translation units: give each thread
+      // the stack a main thread has.
+      Threads.emplace_back(
+          std::optional<unsigned>(8u << 20), [&, Self = W.get()] {
+            for (size_t I; (I = NextFile++) < Checkable.size();) {
+              FileOutcome Outcome = Self->check(Checkable[I]);
+              {
+                std::lock_guard<std::mutex> Lock(OutcomesMutex);
+                Outcomes[I] = std::move(Outcome);
+              }
+              OutcomeReady.notify_all();
+            }
+          });
+    for (size_t I = 0; I < Checkable.size(); ++I) {
+      std::optional<FileOutcome> Outcome;
+      {
+        std::unique_lock<std::mutex> Lock(OutcomesMutex);
+        OutcomeReady.wait(Lock, [&] { return Outcomes[I].has_value(); });
+        Outcome = std::move(Outcomes[I]);
+        Outcomes[I].reset();
+      }
+      Report(Checkable[I], std::move(*Outcome));
+    }
+    for (llvm::thread &T : Threads)
+      T.join();
   }
-  instrument::Recorder::setActive(nullptr);
   for (const std::string &Problem :
        Reporter->finish([](const llvm::Twine &Message) {
          if (!Quiet)
@@ -977,7 +1190,14 @@ int runGpuGuard(int Argc, const char **Argv) {
     Raise(UsageError);
 
   if (!Quiet) {
-    const ClangTidyStats &Stats = Runner.suppressed();
+    ClangTidyStats Stats;
+    for (const std::unique_ptr<Worker> &W : Workers) {
+      const ClangTidyStats &Own = W->suppressed();
+      Stats.ErrorsIgnoredNOLINT += Own.ErrorsIgnoredNOLINT;
+      Stats.ErrorsIgnoredNonUserCode += Own.ErrorsIgnoredNonUserCode;
+      Stats.ErrorsIgnoredLineFilter += Own.ErrorsIgnoredLineFilter;
+      Stats.ErrorsIgnoredCheckFilter += Own.ErrorsIgnoredCheckFilter;
+    }
     if (Stats.errorsIgnored())
       note(fmt::format("suppressed {} finding(s): {} by NOLINT, {} in headers "
                        "outside --header-filter, {} outside --line-filter, {} "
