@@ -115,6 +115,19 @@ if os.path.exists(runtime_cuda_lib):
     config.available_features.add("runtime-cuda")
     config.substitutions.append(
         ("%runtime_cuda_lib", f"{runtime_cuda_lib} {runtime_reporter_lib} -lpthread"))
+# LibTorch programs instrumented by gpuguard, built against the LibTorch
+# runtime checks and run (test/instrument/torch/runtime-*.test).
+runtime_torch_lib = os.path.join(lib_dir, "libgpuguard_runtime_torch.a")
+if "libtorch" in config.available_features and os.path.exists(runtime_torch_lib):
+    config.available_features.add("runtime-torch")
+    config.substitutions.append(
+        ("%instrumented_scenarios",
+         f"{python} {os.path.join(scripts, 'run_instrumented_scenarios.py')} "
+         f"--gpuguard={gpuguard} --cxx={config.cxx_compiler} "
+         f"--flags='{torch_flags}' --runtime-include={runtime_include} "
+         f"--link={runtime_torch_lib} --link={runtime_reporter_lib}"))
+    config.substitutions.append(("%runtime_torch_lib", runtime_torch_lib))
+    config.substitutions.append(("%torch_include", config.torch_include))
 gxx = shutil.which("g++")
 if gxx:
     config.available_features.add("gxx")
