@@ -13,12 +13,14 @@
 
 #include "gpuguard/report.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -86,6 +88,15 @@ public:
     // Registered after the C++ runtime is up and, in practice, before the
     // CUDA runtime registers its own teardown: the summary comes last.
     std::atexit([] { state().atExit(); });
+    // An uncaught exception (PyTorch's own error, after gpuguard reported
+    // its cause) ends the process without running atexit handlers: say the
+    // summary first, then let the previous handler abort as it would have.
+    PreviousTerminate = std::set_terminate([] {
+      state().atExit();
+      if (PreviousTerminate)
+        PreviousTerminate();
+      std::abort();
+    });
   }
 
   static ReporterState &state() {
@@ -233,6 +244,9 @@ public:
 
 private:
   void atExit() {
+    // Once: std::terminate may run while atexit handlers do.
+    if (ExitReported.exchange(true))
+      return;
     drainDevice(/*AtExit=*/true);
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Opts.PrintSummary && Errors > 0)
@@ -329,6 +343,8 @@ private:
     return Out;
   }
 
+  static inline std::terminate_handler PreviousTerminate = nullptr;
+  std::atomic<bool> ExitReported{false};
   std::mutex Mutex;
   Options Opts;
   std::map<unsigned long long, SiteTable> Tables;
