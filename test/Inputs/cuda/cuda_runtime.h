@@ -129,9 +129,9 @@ extern "C" {
 __device__ float sqrtf(float);
 __device__ float expf(float);
 __device__ float fmaxf(float, float);
-__host__ __device__ double fmax(double, double);
-__host__ __device__ int abs(int);
-__host__ __device__ float fabsf(float);
+__device__ double fmax(double, double);
+__device__ int abs(int);
+__device__ float fabsf(float);
 // Clang's CUDA wrapper of <new>, which standard headers such as <vector>
 // pull in, defines device operator new and delete on top of these.
 __device__ void *malloc(size_t Size);
