@@ -149,7 +149,19 @@ void Recorder::setRelated(int SiteId, int RelatedId) {
 
 bool Recorder::wrap(ASTContext &Context, int SiteId, const Expr *E,
                     StringRef Prefix, StringRef Suffix) {
-  if (SiteId < 0 || !E)
+  if (SiteId < 0)
+    return false;
+  return addWrap(Context, SiteId, E, Prefix, Suffix);
+}
+
+bool Recorder::wrapAlways(ASTContext &Context, const Expr *E, StringRef Prefix,
+                          StringRef Suffix) {
+  return addWrap(Context, /*SiteId=*/-1, E, Prefix, Suffix);
+}
+
+bool Recorder::addWrap(ASTContext &Context, int SiteId, const Expr *E,
+                       StringRef Prefix, StringRef Suffix) {
+  if (!E)
     return false;
   FileRecord *Record = recordFor(Context.getSourceManager());
   std::optional<std::pair<unsigned, unsigned>> Range =

@@ -139,6 +139,12 @@ public:
   /// counts the site as skipped) when \p E's text is not the main file's.
   bool wrap(clang::ASTContext &Context, int SiteId, const clang::Expr *E,
             llvm::StringRef Prefix, llvm::StringRef Suffix);
+  /// Wraps \p E in Prefix ... Suffix in every copy, whichever sites are
+  /// kept: upkeep the runtime needs (registering a tensor's memory, updating
+  /// the registry before a launch). Returns false when \p E's text is not
+  /// the main file's.
+  bool wrapAlways(clang::ASTContext &Context, const clang::Expr *E,
+                  llvm::StringRef Prefix, llvm::StringRef Suffix);
   /// `::gpuguard::rt::torch::operand(@SITEINFO@, Index, Count, E)`.
   bool wrapTorchOperand(clang::ASTContext &Context, int SiteId,
                         const clang::Expr *E, unsigned Index, unsigned Count);
@@ -163,6 +169,8 @@ public:
 
 private:
   FileRecord *recordFor(const clang::SourceManager &SM);
+  bool addWrap(clang::ASTContext &Context, int SiteId, const clang::Expr *E,
+               llvm::StringRef Prefix, llvm::StringRef Suffix);
   std::optional<std::pair<unsigned, unsigned>>
   mainFileRange(clang::ASTContext &Context, clang::SourceRange Range);
 

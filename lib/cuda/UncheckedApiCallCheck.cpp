@@ -92,6 +92,8 @@ void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
     checkDiscardedStatus(*Call, Context);
     useRuntimeWrapper(*Call, Context);
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      registerTensorMemory(*Member, Context);
     return;
   }
   const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
@@ -99,6 +101,7 @@ void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
       instrument::enclosingFunction(*Launch, Context);
   if (!Function || isDeviceOnly(*Function))
     return;
+  refreshRegistryBefore(*Launch, Context);
   if (instrument::Recorder *R = instrument::Recorder::active();
       R && R->instrumentsUnflagged())
     instrumentLaunch(*Launch, Context, SourceLocation());
@@ -339,6 +342,48 @@ void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
   }
   R->renameCallee(Context, NameLoc,
                   (instrument::RuntimeNamespace + Callee->getName()).str());
+}
+
+void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
+                                                 ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || !isCudaHostCode(Call, Context))
+    return;
+  const CXXMethodDecl *Method = Call.getMethodDecl();
+  if (!Method || !Method->getIdentifier() ||
+      !llvm::is_contained(
+          {"data_ptr", "data", "mutable_data_ptr", "const_data_ptr"},
+          Method->getName()))
+    return;
+  const CXXRecordDecl *Class = Method->getParent();
+  const auto *Namespace =
+      Class ? dyn_cast<NamespaceDecl>(Class->getDeclContext()) : nullptr;
+  if (!Namespace || !Namespace->getIdentifier() ||
+      Namespace->getName() != "at" ||
+      !llvm::is_contained({"TensorBase", "Tensor"}, Class->getName()))
+    return;
+  // `t.data_ptr<T>()`: the tensor `t` is wrapped, evaluated once as before.
+  // Through a pointer (`p->data_ptr()`) or inside a macro, it is left alone.
+  const auto *Member = dyn_cast<MemberExpr>(Call.getCallee()->IgnoreParens());
+  const Expr *Object = Call.getImplicitObjectArgument();
+  if (!Member || Member->isArrow() || !Object ||
+      isa<CXXThisExpr>(Object->IgnoreImplicit()) ||
+      instrument::involvesMacro(Call))
+    return;
+  R->wrapAlways(Context, Object,
+                (instrument::RuntimeNamespace + "tensorMemory(").str(), ")");
+}
+
+void UncheckedApiCallCheck::refreshRegistryBefore(
+    const CUDAKernelCallExpr &Launch, ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  if (!R || !isCudaHostCode(Launch, Context) ||
+      instrument::involvesMacro(Launch))
+    return;
+  // A comma expression keeps the launch's own (void) value.
+  R->wrapAlways(Context, &Launch,
+                ("(" + instrument::RuntimeNamespace + "beforeLaunch(), ").str(),
+                ")");
 }
 
 } // namespace gpuguard::cuda

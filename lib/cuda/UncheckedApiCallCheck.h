@@ -66,6 +66,15 @@ private:
   /// drain of device reports depend on it.
   void useRuntimeWrapper(const clang::CallExpr &Call,
                          clang::ASTContext &Context);
+  /// Registers the storage of a CUDA tensor whose data pointer host code
+  /// takes (`t.data_ptr<float>()`), in every copy, so that the pointer
+  /// checks of kernels know that memory.
+  void registerTensorMemory(const clang::CXXMemberCallExpr &Call,
+                            clang::ASTContext &Context);
+  /// Brings the device's allocation registry up to date before \p Launch,
+  /// in every copy.
+  void refreshRegistryBefore(const clang::CUDAKernelCallExpr &Launch,
+                             clang::ASTContext &Context);
 
   /// Functions and macros that check the last launch's error themselves.
   const std::string CheckedFunctionsOption;

@@ -349,6 +349,8 @@ CudaState &cudaState() { return CudaState::state(); }
 /// error a kernel left behind.
 void afterSynchronisation(cudaError_t Result, const char *Call,
                           bool DeviceWide) {
+  if (DeviceWide && Result == cudaSuccess)
+    quiesceAllocations();
   cudaState().prepare();
   cudaState().drain(DeviceWide && Result == cudaSuccess, /*AtExit=*/false);
   if (isKernelExecutionError(Result))
@@ -362,6 +364,12 @@ void afterAllocation(cudaError_t Result, void **DevPtr, size_t Size) {
 }
 
 } // namespace
+
+void borrowDeviceMemory(const void *Base, unsigned long long Bytes,
+                        BorrowedMemory *Owner) {
+  registerBorrowedAllocation(Base, Bytes, Owner);
+  cudaState().prepare();
+}
 
 void registerDeviceModule(const void *StateSymbol) {
   cudaState().registerModule(StateSymbol);
@@ -392,6 +400,13 @@ void reportApiFailure(SiteRef Site, long long Result) {
 }
 
 } // namespace detail
+
+void beforeLaunch() {
+  // Nothing to push unless borrowed memory went away since the last launch;
+  // a new registration pushed itself.
+  if (detail::pruneBorrowedAllocations())
+    detail::cudaState().prepare();
+}
 
 void checkLaunch(SiteRef Site) {
   cudaError_t E = ::cudaPeekAtLastError();

@@ -86,11 +86,14 @@ std::string summaryLine();
 /// for the last call. Set by the CUDA host side when it is linked in.
 void setDeviceDrainHook(void (*Hook)(bool AtExit));
 
-/// The host allocation registry, sorted by Base, and a number that changes
-/// whenever the registry does.
+/// The allocation table for the device, sorted by Base: live allocations
+/// and the memory freed since the last quiesceAllocations(), overlapping
+/// ranges merged; and a number that changes whenever the table does.
 void snapshotAllocations(std::vector<AllocationEntry> &Entries,
                          unsigned long long &Generation);
 unsigned long long allocationGeneration();
+/// No kernel runs: freed memory leaves the device's table at the next push.
+void quiesceAllocations();
 
 /// Tests only: forgets every count, report and allocation, uses \p O, and
 /// sends each output line to \p Sink (or to the log when it is empty).

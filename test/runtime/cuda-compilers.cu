@@ -70,7 +70,7 @@ int main() {
   ::gpuguard::rt::cudaMallocAsync(&Raw, 64, Stream);
   ::gpuguard::rt::cudaMemcpy(Ids, Ids, N * sizeof(int), cudaMemcpyDeviceToDevice);
 #endif
-  scatter<<<2, 128>>>(Out, In, Ids, N, 3u);
+  (::gpuguard::rt::beforeLaunch(), scatter<<<2, 128>>>(Out, In, Ids, N, 3u));
   ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x5ca7ULL, 5});
   ::gpuguard::rt::checkApi(WRAPPED(cudaDeviceSynchronize)(), ::gpuguard::rt::SiteRef{0x5ca7ULL, 6});
 #ifdef CUDART_VERSION

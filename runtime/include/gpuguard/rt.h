@@ -312,6 +312,25 @@ bool findAllocation(const void *Address, AllocationEntry &Found);
 /// Keep the host registry; the CUDA wrappers call these.
 void registerAllocation(const void *Base, unsigned long long Bytes);
 void unregisterAllocation(const void *Base);
+
+/// Device memory the program got from an allocator gpuguard does not wrap
+/// (LibTorch's caching allocator), registered for as long as alive() says
+/// the memory still belongs to what registered it. An entry whose memory
+/// was freed or moved leaves the registry before the next instrumented
+/// launch; the device keeps covering its range until no kernel launched
+/// before then can run (see snapshotAllocations).
+class BorrowedMemory {
+public:
+  virtual ~BorrowedMemory() = default;
+  virtual bool alive() const = 0;
+};
+/// Registers [Base, Base + Bytes), owned by \p Owner (taken over), in place
+/// of borrowed entries it overlaps. Memory inside a wrapped allocation is
+/// left as it is.
+void registerBorrowedAllocation(const void *Base, unsigned long long Bytes,
+                                BorrowedMemory *Owner);
+/// Drops the borrowed entries that are no longer alive; true if any was.
+bool pruneBorrowedAllocations();
 #endif
 
 //===--- Recording --------------------------------------------------------===//
@@ -513,6 +532,10 @@ namespace detail {
 #ifdef CUDART_VERSION
 void reportApiFailure(SiteRef Site, cudaError_t Result);
 #endif
+/// Registers borrowed device memory (registerBorrowedAllocation) and
+/// brings the device's copy of the registry up to date.
+void borrowDeviceMemory(const void *Base, unsigned long long Bytes,
+                        BorrowedMemory *Owner);
 /// Results of other APIs (CUresult, cuBLAS status, ...): reported by number.
 void reportApiFailure(SiteRef Site, long long Result);
 template <class E> inline void reportApiFailure(SiteRef Site, E Result) {
@@ -539,6 +562,52 @@ inline void checkLaunch(SiteRef) {}
 #else
 void checkLaunch(SiteRef Site);
 #endif
+
+/// Right before every launch: drops registry entries of borrowed memory that
+/// has been freed since, and brings the device's copy up to date.
+#ifdef GPUGUARD_RT_DISABLE
+inline void beforeLaunch() {}
+#else
+void beforeLaunch();
+#endif
+
+/// Registers the storage of a LibTorch tensor whose data pointer the program
+/// takes (`tensorMemory(t).data_ptr<float>()`) and returns the tensor, so
+/// that raw-pointer accesses of kernels into it are checked against the
+/// storage's bytes. Only CUDA tensors are registered. The entry lives while
+/// the storage does and keeps that data pointer; a view's storage is the
+/// whole allocation, so accesses past a view but inside its storage are not
+/// reported. Written for any type with LibTorch's tensor interface, so this
+/// header needs no LibTorch headers.
+template <class TensorT>
+inline const TensorT &tensorMemory(const TensorT &Tensor) {
+#ifndef GPUGUARD_RT_DISABLE
+  if (!Tensor.defined() || !Tensor.is_cuda() || !Tensor.has_storage())
+    return Tensor;
+  const auto &Storage = Tensor.storage();
+  const void *Base = Storage.data();
+  unsigned long long Bytes = Storage.nbytes();
+  if (!Base || Bytes == 0)
+    return Tensor;
+  using WeakStorage = decltype(Storage.getWeakStorageImpl());
+  class StorageOwner final : public detail::BorrowedMemory {
+  public:
+    StorageOwner(WeakStorage Weak, const void *Base)
+        : Weak(static_cast<WeakStorage &&>(Weak)), Base(Base) {}
+    bool alive() const override {
+      auto Strong = Weak.lock();
+      return Strong && Strong->data() == Base;
+    }
+
+  private:
+    WeakStorage Weak;
+    const void *Base;
+  };
+  detail::borrowDeviceMemory(
+      Base, Bytes, new StorageOwner(Storage.getWeakStorageImpl(), Base));
+#endif
+  return Tensor;
+}
 
 #ifdef CUDART_VERSION
 // Drop-in wrappers with the CUDA runtime's signatures. The allocation

@@ -186,8 +186,8 @@ void host(float *dst, const float *src, size_t bytes) {
 // FLAGGED:   ::gpuguard::rt::checkApi(::gpuguard::rt::cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 8});
 // ALL:   ::gpuguard::rt::checkApi(::gpuguard::rt::cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 14});
   unguarded<<<4, 256>>>(d, d, 1000);
-// FLAGGED:   (unguarded<<<4, 256>>>(d, d, 1000), ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 9}));
-// ALL:   (unguarded<<<4, 256>>>(d, d, 1000), ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 15}));
+// FLAGGED:   (::gpuguard::rt::beforeLaunch(), (unguarded<<<4, 256>>>(d, d, 1000), ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 9})));
+// ALL:   (::gpuguard::rt::beforeLaunch(), (unguarded<<<4, 256>>>(d, d, 1000), ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 15})));
   cudaDeviceSynchronize();
 // FLAGGED:   ::gpuguard::rt::checkApi(::gpuguard::rt::cudaDeviceSynchronize(), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 10});
 // ALL:   ::gpuguard::rt::checkApi(::gpuguard::rt::cudaDeviceSynchronize(), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 16});
@@ -199,7 +199,7 @@ void host(float *dst, const float *src, size_t bytes) {
 // FLAGGED:   (void)::gpuguard::rt::cudaFree(d);
 // ALL:   (void)::gpuguard::rt::checkApi(::gpuguard::rt::cudaFree(d), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 18});
   checked<<<1, 1>>>(d);
-// FLAGGED:   checked<<<1, 1>>>(d);
-// ALL:   (checked<<<1, 1>>>(d), ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 17}));
+// FLAGGED:   (::gpuguard::rt::beforeLaunch(), checked<<<1, 1>>>(d));
+// ALL:   (::gpuguard::rt::beforeLaunch(), (checked<<<1, 1>>>(d), ::gpuguard::rt::checkLaunch(::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 17})));
   CUDA_CHECK(cudaGetLastError());
 }

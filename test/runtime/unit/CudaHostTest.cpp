@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -119,9 +120,54 @@ TEST_F(CudaHostTest, AllocationsArePushedSorted) {
 
   ASSERT_EQ(::gpuguard::rt::cudaFree(B), cudaSuccess);
   ASSERT_EQ(::gpuguard::rt::cudaFreeAsync(C, Stream), cudaSuccess);
+  // Kernels launched before the frees may still run: the device keeps the
+  // freed ranges until a device-wide synchronisation, while the host's
+  // registry forgets them at once.
+  EXPECT_EQ(Module.AllocationCount, 3u);
+  EXPECT_FALSE(detail::findAllocation(B, Found));
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
   ASSERT_EQ(Module.AllocationCount, 1u);
   EXPECT_EQ(Module.Allocations[0].Base, reinterpret_cast<std::uintptr_t>(A));
   EXPECT_TRUE(Lines.empty());
+}
+
+TEST_F(CudaHostTest, StreamSynchronisationKeepsFreedRanges) {
+  void *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 256), cudaSuccess);
+  ASSERT_EQ(::gpuguard::rt::cudaFree(A), cudaSuccess);
+  // Another stream's kernels may still use the memory.
+  ASSERT_EQ(::gpuguard::rt::cudaStreamSynchronize(nullptr), cudaSuccess);
+  EXPECT_EQ(Module.AllocationCount, 1u);
+  // A failed device-wide synchronisation proves nothing either.
+  fake_cuda::script().Sticky = cudaErrorIllegalAddress;
+  (void)::gpuguard::rt::cudaDeviceSynchronize();
+  EXPECT_EQ(Module.AllocationCount, 1u);
+}
+
+TEST_F(CudaHostTest, ReuseWithASmallerSizeNeverShrinksARangeInUse) {
+  // A stream-ordered free and a smaller allocation at the same address, as
+  // cudaMallocAsync's pool hands out: a kernel still running on the old
+  // allocation must not be checked against the new, smaller size.
+  void *Old = nullptr;
+  cudaStream_t Stream = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMallocAsync(&Old, 1024, Stream), cudaSuccess);
+  const auto Base = reinterpret_cast<std::uintptr_t>(Old);
+  ASSERT_EQ(::gpuguard::rt::cudaFreeAsync(Old, Stream), cudaSuccess);
+  detail::registerAllocation(Old, 128); // what the next cudaMallocAsync gets
+  void *Other = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&Other, 8), cudaSuccess);
+  AllocationEntry Found;
+  ASSERT_TRUE(detail::findAllocationIn(
+      Module.Allocations, Module.AllocationCount, Base + 1000, Found));
+  EXPECT_EQ(Found.Base, Base);
+  EXPECT_EQ(Found.Bytes, 1024u);
+  // Once nothing runs, the table is the live allocations again.
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_TRUE(detail::findAllocationIn(Module.Allocations,
+                                       Module.AllocationCount, Base, Found));
+  EXPECT_EQ(Found.Bytes, 128u);
+  EXPECT_FALSE(detail::findAllocationIn(
+      Module.Allocations, Module.AllocationCount, Base + 1000, Found));
 }
 
 TEST_F(CudaHostTest, HaltFlagIsPushed) {
@@ -275,6 +321,130 @@ TEST_F(CudaHostTest, NoDeviceNoCrash) {
   EXPECT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaErrorNoDevice);
   drain();
   EXPECT_TRUE(Lines.empty());
+}
+
+// What tensorMemory() uses of a LibTorch tensor, with a storage that a test
+// can free (reset Impl) or move (change Data), as resize_() would.
+struct FakeStorageImpl {
+  void *Data;
+  void *data() const { return Data; }
+};
+struct FakeStorage {
+  std::shared_ptr<FakeStorageImpl> Impl;
+  unsigned long long Bytes;
+  void *data() const { return Impl->Data; }
+  unsigned long long nbytes() const { return Bytes; }
+  std::weak_ptr<FakeStorageImpl> getWeakStorageImpl() const { return Impl; }
+};
+struct FakeTensor {
+  FakeStorage Storage;
+  bool Cuda = true;
+  bool defined() const { return true; }
+  bool is_cuda() const { return Cuda; }
+  bool has_storage() const { return true; }
+  const FakeStorage &storage() const { return Storage; }
+};
+
+FakeTensor cudaTensor(void *Data, unsigned long long Bytes) {
+  return FakeTensor{FakeStorage{
+      std::make_shared<FakeStorageImpl>(FakeStorageImpl{Data}), Bytes}};
+}
+
+std::uintptr_t address(const void *P) {
+  return reinterpret_cast<std::uintptr_t>(P);
+}
+
+TEST_F(CudaHostTest, TensorStorageIsRegisteredWhileItLives) {
+  alignas(16) static char Memory[1024];
+  FakeTensor T = cudaTensor(Memory, 512);
+  EXPECT_EQ(&tensorMemory(T), &T);
+  ASSERT_EQ(Module.AllocationCount, 1u);
+  EXPECT_EQ(Module.Allocations[0].Base, address(Memory));
+  EXPECT_EQ(Module.Allocations[0].Bytes, 512u);
+  AllocationEntry Found;
+  EXPECT_TRUE(detail::findAllocation(Memory + 511, Found));
+  EXPECT_FALSE(detail::findAllocation(Memory + 512, Found));
+
+  // The same storage again, as every step of a loop registers it: the
+  // registry does not change, so nothing is pushed.
+  unsigned long long Generation = detail::allocationGeneration();
+  tensorMemory(T);
+  EXPECT_EQ(detail::allocationGeneration(), Generation);
+  beforeLaunch();
+  EXPECT_EQ(detail::allocationGeneration(), Generation);
+  EXPECT_EQ(Module.AllocationCount, 1u);
+
+  // Freed: the host forgets it at the next launch, the device once no
+  // kernel that may use it runs any more.
+  T.Storage.Impl.reset();
+  beforeLaunch();
+  EXPECT_FALSE(detail::findAllocation(Memory, Found));
+  EXPECT_EQ(Module.AllocationCount, 1u);
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(Module.AllocationCount, 0u);
+  EXPECT_TRUE(Lines.empty());
+}
+
+TEST_F(CudaHostTest, MovedStorageIsDropped) {
+  alignas(16) static char Memory[1024];
+  FakeTensor T = cudaTensor(Memory, 256);
+  tensorMemory(T);
+  ASSERT_EQ(Module.AllocationCount, 1u);
+  // resize_() gave the storage a new block; the old one may be reused.
+  T.Storage.Impl->Data = Memory + 512;
+  beforeLaunch();
+  AllocationEntry Found;
+  EXPECT_FALSE(detail::findAllocation(Memory, Found));
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(Module.AllocationCount, 0u);
+}
+
+TEST_F(CudaHostTest, ReusedMemoryReplacesTheOldEntry) {
+  alignas(16) static char Memory[1024];
+  // A storage whose owner is still alive (a leaked or long-lived tensor)
+  // and a new one over part of its bytes: the host keeps the newer one; the
+  // device covers both until no kernel on the old one can run.
+  FakeTensor Old = cudaTensor(Memory, 256);
+  FakeTensor New = cudaTensor(Memory + 128, 512);
+  tensorMemory(Old);
+  tensorMemory(New);
+  AllocationEntry Found;
+  ASSERT_TRUE(detail::findAllocation(Memory + 200, Found));
+  EXPECT_EQ(Found.Base, address(Memory + 128));
+  EXPECT_FALSE(detail::findAllocation(Memory, Found));
+  ASSERT_EQ(Module.AllocationCount, 1u);
+  EXPECT_EQ(Module.Allocations[0].Base, address(Memory));
+  EXPECT_EQ(Module.Allocations[0].Bytes, 640u);
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(Module.AllocationCount, 1u);
+  EXPECT_EQ(Module.Allocations[0].Base, address(Memory + 128));
+  EXPECT_EQ(Module.Allocations[0].Bytes, 512u);
+}
+
+TEST_F(CudaHostTest, OnlyCudaTensorsOutsideWrappedAllocationsAreRegistered) {
+  alignas(16) static char Memory[256];
+  FakeTensor Cpu = cudaTensor(Memory, 256);
+  Cpu.Cuda = false;
+  tensorMemory(Cpu);
+  EXPECT_EQ(Module.AllocationCount, 0u);
+
+  // Memory inside an allocation the wrappers made keeps that allocation's
+  // entry.
+  float *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 400), cudaSuccess);
+  FakeTensor Inside = cudaTensor(A + 10, 40);
+  tensorMemory(Inside);
+  ASSERT_EQ(Module.AllocationCount, 1u);
+  EXPECT_EQ(Module.Allocations[0].Base, address(A));
+  EXPECT_EQ(Module.Allocations[0].Bytes, 400u);
+
+  // Entries of both kinds go to the device sorted, for its binary search.
+  alignas(16) static char Low[64];
+  FakeTensor Before = cudaTensor(Low, 64);
+  tensorMemory(Before);
+  ASSERT_EQ(Module.AllocationCount, 2u);
+  EXPECT_LT(Module.Allocations[0].Base, Module.Allocations[1].Base);
+  ASSERT_EQ(::gpuguard::rt::cudaFree(A), cudaSuccess);
 }
 
 } // namespace
