@@ -4,8 +4,10 @@
 #include "Driver/Config.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
+#include "Frontend/IncludeScan.h"
 #include "Instrument/OutputWriter.h"
 #include "Instrument/Recorder.h"
+#include "Output/DiffSource.h"
 #include "Output/Reporter.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -23,6 +25,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -263,6 +266,18 @@ void note(const llvm::Twine &Message) {
   std::lock_guard<std::mutex> Lock(MessageMutex);
   llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
 }
+
+/// A warning about how one file is set up (an nvcc flag dropped, and the
+/// like). \p Key is the same for every repeat of one problem.
+struct SetupWarning {
+  std::string Key;
+  std::string Text;
+};
+
+/// Where the set-up warnings of the file this thread is checking go: into
+/// its outcome, which the main thread prints in input order. Null outside a
+/// check.
+thread_local std::vector<SetupWarning> *CollectedSetup = nullptr;
 
 std::string makeAbsolute(llvm::StringRef Path) {
   llvm::SmallString<256> Absolute(Path);
@@ -627,6 +642,56 @@ bool isCheckableSource(StringRef File) {
       {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c"}, Ext);
 }
 
+/// With --diff and no files named, what to check: the changed sources, and
+/// the candidate sources that include a changed header, sorted by path. The
+/// candidates are the database's files with -p, otherwise the sources of
+/// the diff's project (what git lists in its work tree).
+std::vector<std::string>
+changedTranslationUnits(const output::Reporter &Reporter,
+                        const CompilationDatabase *Database) {
+  std::vector<std::string> Units, Headers;
+  for (const std::string &File : Reporter.changedFiles()) {
+    if (isCheckableSource(File))
+      Units.push_back(File);
+    // A changed `.cuh` is checked itself and through its includers.
+    if (frontend::isHeaderPath(File))
+      Headers.push_back(File);
+  }
+  if (Headers.empty())
+    return Units;
+  std::vector<std::string> Candidates;
+  if (Database && BuildPath.getNumOccurrences() > 0)
+    Candidates = Database->getAllFiles();
+  if (Candidates.empty())
+    Candidates = output::projectFiles(Reporter.diffRoot());
+  auto RealPath = [](llvm::StringRef Path) {
+    llvm::SmallString<256> Real;
+    return llvm::sys::fs::real_path(Path, Real) ? makeAbsolute(Path)
+                                                : std::string(Real);
+  };
+  llvm::StringSet<> Chosen;
+  for (const std::string &Unit : Units)
+    Chosen.insert(RealPath(Unit));
+  frontend::IncluderFinder Finder(Headers);
+  for (const std::string &Candidate : Candidates) {
+    if (!isCheckableSource(Candidate) ||
+        !llvm::sys::fs::is_regular_file(Candidate) ||
+        Chosen.contains(RealPath(Candidate)))
+      continue;
+    std::vector<std::string> SearchDirs;
+    if (Database)
+      for (const CompileCommand &Command :
+           Database->getCompileCommands(Candidate))
+        llvm::append_range(SearchDirs, frontend::includeSearchDirs(Command));
+    if (Finder.includesChanged(Candidate, SearchDirs)) {
+      Chosen.insert(RealPath(Candidate));
+      Units.push_back(Candidate);
+    }
+  }
+  llvm::sort(Units);
+  return Units;
+}
+
 /// The output stage of the run (--format, --baseline, --diff and the
 /// rest); null, once the error is printed, when they cannot be used.
 std::unique_ptr<output::Reporter>
@@ -684,6 +749,9 @@ struct FileOutcome {
     std::string Text;
   };
   std::vector<Message> InstrumentMessages;
+  /// Printed before the findings, each once per run: the first file in
+  /// input order that has one names it, whatever the number of threads.
+  std::vector<SetupWarning> Setup;
   int Exit = Success;
 };
 
@@ -704,7 +772,9 @@ void writeInstrumentedCopy(instrument::Recorder &Recorder,
       Recorder.render(File, Findings);
   if (!Outcome.Parsed)
     return Fail("no instrumented copy of '" + File +
-                "' was written because it has compile errors");
+                "' was written because it has compile errors (shown above); "
+                "fix them or give its real flags with -p <build dir> or "
+                "after '--'");
   if (!Copy)
     return Fail("'" + File +
                 "' was not analysed, so no instrumented copy was written; "
@@ -747,7 +817,9 @@ public:
     FileOutcome Outcome;
     if (Instrumenting)
       instrument::Recorder::setActive(&Recorder);
+    CollectedSetup = &Outcome.Setup;
     Outcome.Errors = Runner.run(File, Outcome.Parsed);
+    CollectedSetup = nullptr;
     instrument::Recorder::setActive(nullptr);
     if (Instrumenting)
       writeInstrumentedCopy(Recorder, File, Outcome);
@@ -846,8 +918,25 @@ int runGpuGuard(int Argc, const char **Argv) {
   std::string FixedError;
   std::unique_ptr<CompilationDatabase> FixedDatabase =
       FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
+  // LLVM's own complaint about an unknown option may take several lines
+  // ("did you mean"); it is printed as one error line.
+  std::string ParseErrors;
+  llvm::raw_string_ostream ParseErrorStream(ParseErrors);
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &ParseErrorStream)) {
+    llvm::SmallVector<llvm::StringRef> Lines;
+    llvm::StringRef(ParseErrors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    std::string Joined;
+    for (llvm::StringRef Line : Lines) {
+      Line = Line.trim();
+      Line.consume_front(llvm::sys::path::filename(Argv[0]));
+      Line = Line.ltrim(": ");
+      Joined += (Joined.empty() ? "" : "; ") + Line.str();
+    }
+    if (!Joined.empty())
+      Joined[0] = llvm::toLower(Joined[0]);
+    error(Joined);
     return UsageError;
+  }
 
   int Exit = Success;
   auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
@@ -897,14 +986,14 @@ int runGpuGuard(int Argc, const char **Argv) {
     Reporter = createReporter(Argv[0], Inputs);
     if (!Reporter)
       return UsageError;
-    // With --diff and no files named, the changed sources are the inputs.
+    // With --diff and no files named, the changed sources are the inputs,
+    // and the sources that include a changed header.
     if (Inputs.empty() && Reporter->hasDiff()) {
-      for (const std::string &File : Reporter->changedFiles())
-        if (isCheckableSource(File))
-          Inputs.push_back(File);
+      Inputs = changedTranslationUnits(*Reporter, Underlying.get());
       if (Inputs.empty()) {
         if (!Quiet)
-          note("the diff changes no C, C++ or CUDA source; nothing to check");
+          note("the diff changes no C, C++ or CUDA source, nor a header one "
+               "includes; nothing to check");
         return Success;
       }
     }
@@ -1062,9 +1151,15 @@ int runGpuGuard(int Argc, const char **Argv) {
   bool AutoDetect = !Underlying && !BareDashDash;
   frontend::GpuGuardCompilationDatabase Database(
       std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
-  // nvcc flags dropped unknown, each named once per run.
+  // nvcc flags dropped unknown, each named once per run, with the output of
+  // the first file in input order whose command holds it.
   Database.setWarningHandler(
-      [](const llvm::Twine &Message) { warning(Message); });
+      [](llvm::StringRef Key, const llvm::Twine &Message) {
+        if (CollectedSetup)
+          CollectedSetup->push_back({Key.str(), Message.str()});
+        else
+          warning(Message);
+      });
   frontend::TorchDefaults::Options TorchOptions;
   TorchOptions.UsePch = TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
@@ -1104,7 +1199,11 @@ int runGpuGuard(int Argc, const char **Argv) {
   bool FixesHeldBack = false;
   // Prints what one file produced. Called in input order, whatever order the
   // workers finish in, so that the output never depends on -j.
+  llvm::StringSet<> SetupWarned;
   auto Report = [&](const std::string &File, FileOutcome Outcome) {
+    for (const SetupWarning &Setup : Outcome.Setup)
+      if (SetupWarned.insert(Setup.Key).second)
+        warning(Setup.Text);
     std::vector<ClangTidyError> Errors =
         Reporter->take(std::move(Outcome.Errors));
     bool DisableFixes = !Outcome.Parsed && !FixErrors;
@@ -1118,7 +1217,8 @@ int runGpuGuard(int Argc, const char **Argv) {
                    WarningsAsErrorsCount, BaseFS);
     else
       WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
-    if (!Outcome.Parsed) {
+    // In instrument mode, the line about the missing copy says it all.
+    if (!Outcome.Parsed && !Instrumenting) {
       error("'" + File +
             "' has compile errors (shown above) and was not fully checked; "
             "fix them or give its real flags with -p <build dir> or after "

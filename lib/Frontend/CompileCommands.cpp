@@ -204,15 +204,14 @@ GpuGuardCompilationDatabase::GpuGuardCompilationDatabase(
   this->Underlying =
       wrapDatabase(std::move(Underlying),
                    [this](llvm::StringRef Key, const llvm::Twine &Message) {
-                     warnOnce(Key, Message);
+                     warn(Key, Message);
                    });
 }
 
-void GpuGuardCompilationDatabase::warnOnce(llvm::StringRef Key,
-                                           const llvm::Twine &Message) const {
-  std::lock_guard<std::mutex> Lock(WarnedMutex);
-  if (Warn && Warned.insert(Key).second)
-    Warn(Message);
+void GpuGuardCompilationDatabase::warn(llvm::StringRef Key,
+                                       const llvm::Twine &Message) const {
+  if (Warn)
+    Warn(Key, Message);
 }
 
 std::vector<CompileCommand> GpuGuardCompilationDatabase::getUnderlyingCommands(
@@ -235,7 +234,7 @@ std::vector<CompileCommand> GpuGuardCompilationDatabase::getUnderlyingCommands(
         Found = loadCompilationDatabase(Dir, Ignored);
       }
       auto Warn = [this](llvm::StringRef Key, const llvm::Twine &Message) {
-        warnOnce(Key, Message);
+        warn(Key, Message);
       };
       It = Detected.try_emplace(Directory, wrapDatabase(std::move(Found), Warn))
                .first;
@@ -265,13 +264,13 @@ std::vector<CompileCommand> GpuGuardCompilationDatabase::getCompileCommands(
     Default.CommandLine.push_back(FilePath.str());
     Commands.push_back(std::move(Default));
   }
-  auto WarnOnce = [this](llvm::StringRef Key, const llvm::Twine &Message) {
-    warnOnce(Key, Message);
+  auto Warn = [this](llvm::StringRef Key, const llvm::Twine &Message) {
+    warn(Key, Message);
   };
   std::vector<CompileCommand> Result;
   for (const CompileCommand &Command : Commands)
     for (CompileCommand &Adjusted :
-         adjustCompileCommand(Command, Headers, ClangResourceDir, WarnOnce))
+         adjustCompileCommand(Command, Headers, ClangResourceDir, Warn))
       Result.push_back(std::move(Adjusted));
   return Result;
 }

@@ -73,24 +73,25 @@ public:
   void setTorchDefaults(TorchDefaults *Defaults) { Torch = Defaults; }
 
   /// Where problems with nvcc commands go (unknown flags, unreadable
-  /// options files), each reported once per database, not once per file.
-  void setWarningHandler(std::function<void(const llvm::Twine &)> Handler) {
-    Warn = std::move(Handler);
-  }
+  /// options files): every time a command holding one is read, on the
+  /// thread that reads it. \p Key is the same for every repeat of one
+  /// problem, so that the caller can report each once per run, in an order
+  /// that does not depend on which thread read which file first.
+  using WarningHandler =
+      std::function<void(llvm::StringRef Key, const llvm::Twine &Message)>;
+  void setWarningHandler(WarningHandler Handler) { Warn = std::move(Handler); }
 
 private:
   std::vector<clang::tooling::CompileCommand>
   getUnderlyingCommands(llvm::StringRef FilePath) const;
-  void warnOnce(llvm::StringRef Key, const llvm::Twine &Message) const;
+  void warn(llvm::StringRef Key, const llvm::Twine &Message) const;
 
   std::unique_ptr<clang::tooling::CompilationDatabase> Underlying;
   bool AutoDetect;
   CudaHeaders Headers;
   std::string ClangResourceDir;
   TorchDefaults *Torch = nullptr;
-  std::function<void(const llvm::Twine &)> Warn;
-  mutable std::mutex WarnedMutex;
-  mutable llvm::StringSet<> Warned;
+  WarningHandler Warn;
   mutable std::mutex DetectedMutex;
   mutable llvm::StringMap<std::shared_ptr<clang::tooling::CompilationDatabase>>
       Detected;

@@ -67,8 +67,11 @@ struct NvccOption {
 // What keeps the analysis identical: a flag stays when it changes what nvcc's
 // preprocessor and front end see (nvcc passes it to the host compiler's
 // `-E` runs of both sides), and goes when it only shapes device code
-// generation (`--use_fast_math`, `-G`, `-lineinfo`, `-maxrregcount`: the AST
-// is the same), linking, output or nvcc's own diagnostics. nvcc's
+// generation (`--use_fast_math`, `-lineinfo`, `-maxrregcount`: the AST is
+// the same), linking, output or nvcc's own diagnostics. The macros nvcc
+// defines for code generation flags that headers read (`__CUDACC_DEBUG__`
+// for `-G`, `__CUDACC_RDC__` for `-rdc=true` and `-dc`, `__CUDACC_EWP__` for
+// `-ewp`) are defined as nvcc defines them. nvcc's
 // `--expt-relaxed-constexpr` and `--extended-lambda` only make nvcc accept
 // what Clang accepts anyway (constexpr host functions called from device
 // code, `__device__` lambdas); the macros nvcc defines for them
@@ -177,7 +180,9 @@ constexpr NvccOption NvccOptions[] = {
     {"run-args", "", Takes::List, Becomes::Dropped},
     // Device code generation: the same AST either way.
     {"profile", "pg", Takes::Nothing, Becomes::Dropped},
-    {"device-debug", "G", Takes::Nothing, Becomes::Dropped},
+    // nvcc defines __CUDACC_DEBUG__ for -G, which headers read.
+    {"device-debug", "G", Takes::Nothing, Becomes::Clang,
+     "-D__CUDACC_DEBUG__=1"},
     {"generate-line-info", "lineinfo", Takes::Nothing, Becomes::Dropped, "",
      false, true},
     {"optimization-info", "opt-info", Takes::List, Becomes::Dropped},
@@ -198,7 +203,9 @@ constexpr NvccOption NvccOptions[] = {
     {"restrict", "", Takes::Nothing, Becomes::Dropped},
     {"static-global-template-stub", "", Takes::Value, Becomes::Dropped},
     {"device-entity-has-hidden-visibility", "", Takes::Value, Becomes::Dropped},
-    {"extensible-whole-program", "ewp", Takes::Nothing, Becomes::Dropped},
+    // nvcc defines __CUDACC_EWP__ for -ewp, which the runtime headers read.
+    {"extensible-whole-program", "ewp", Takes::Nothing, Becomes::Clang,
+     "-D__CUDACC_EWP__=1"},
     {"no-compress", "", Takes::Nothing, Becomes::Dropped},
     {"compress-mode", "", Takes::Value, Becomes::Dropped},
     {"relocatable-ptx", "reloc-ptx", Takes::Nothing, Becomes::Dropped},
@@ -461,8 +468,10 @@ std::vector<std::string> Translator::translate() {
              Command.Filename +
              "') are unknown to Clang; parsing for gpuguard's default "
              "--cuda-gpu-arch instead");
+  // nvcc defines __CUDACC_RDC__ for -rdc=true and -dc; the runtime headers
+  // then declare the device runtime's functions instead of stubbing them.
   if (RelocatableDeviceCode)
-    Out.push_back("-fgpu-rdc");
+    Out.insert(Out.end(), {"-fgpu-rdc", "-D__CUDACC_RDC__=1"});
   // nvcc defines this for `--default-stream per-thread`; the runtime headers
   // then declare the per-thread variants of the API.
   if (PerThreadDefaultStream)

@@ -5,6 +5,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <vector>
 
 namespace gpuguard::instrument {
 
@@ -19,18 +20,33 @@ std::optional<std::string> prepareOutputDirectory(llvm::StringRef Directory) {
   if (!fs::status(Directory, Status) && !fs::is_directory(Status))
     return "output directory '" + Directory.str() +
            "' exists and is not a directory; remove it or pass another -o";
-  if (std::error_code EC = fs::create_directories(Directory))
+  // Prove it can be created and written now rather than after the first
+  // file's analysis, then remove what was created: the copies create it
+  // again, so a run that writes no copy leaves no empty directory.
+  std::vector<std::string> Created; // The deepest first.
+  for (llvm::StringRef Dir = Directory; !Dir.empty() && !fs::exists(Dir);
+       Dir = path::parent_path(Dir))
+    Created.push_back(Dir.str());
+  auto RemoveCreated = [&Created] {
+    for (const std::string &Dir : Created)
+      fs::remove(Dir);
+  };
+  if (std::error_code EC = fs::create_directories(Directory)) {
+    RemoveCreated();
     return "cannot create output directory '" + Directory.str() +
            "': " + EC.message() + "; pass a writable -o";
-  // Prove it writable now rather than after the first file's analysis.
+  }
   llvm::SmallString<256> Probe;
   int FD = -1;
   if (std::error_code EC = fs::createUniqueFile(
-          Directory + "/.gpuguard-probe-%%%%%%", FD, Probe))
+          Directory + "/.gpuguard-probe-%%%%%%", FD, Probe)) {
+    RemoveCreated();
     return "cannot write to output directory '" + Directory.str() +
            "': " + EC.message() + "; pass a writable -o";
+  }
   fs::closeFile(FD);
   fs::remove(Probe);
+  RemoveCreated();
   return std::nullopt;
 }
 

@@ -16,8 +16,10 @@
 
 namespace gpuguard::instrument {
 
-/// Creates \p Directory if needed and proves it writable. Returns a one-line
-/// problem (with its fix) when it cannot hold the copies.
+/// Proves that \p Directory can be created, if it does not exist, and
+/// written to, leaving nothing behind: writeAtomically creates it when a
+/// copy is written. Returns a one-line problem (with its fix) when it cannot
+/// hold the copies.
 std::optional<std::string> prepareOutputDirectory(llvm::StringRef Directory);
 
 /// `<Directory>/<Source's absolute path without its root>`.

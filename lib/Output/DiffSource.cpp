@@ -76,6 +76,38 @@ std::optional<std::string> gitWorkTreeRoot(llvm::StringRef Directory) {
   return Root;
 }
 
+std::vector<std::string> projectFiles(llvm::StringRef ProjectRoot) {
+  std::vector<std::string> Files;
+  auto Add = [&](llvm::StringRef Relative) {
+    llvm::SmallString<256> Path(ProjectRoot);
+    llvm::sys::path::append(Path, Relative);
+    Files.push_back(std::string(Path));
+  };
+  std::optional<GitResult> Listed =
+      runGit({"-C", ProjectRoot.str(), "ls-files", "-z", "--cached", "--others",
+              "--exclude-standard"});
+  if (Listed && Listed->Status == 0) {
+    llvm::SmallVector<llvm::StringRef> Names;
+    llvm::StringRef(Listed->Out).split(Names, '\0', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Name : Names)
+      Add(Name);
+    return Files;
+  }
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(ProjectRoot, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (It->type() == llvm::sys::fs::file_type::directory_file) {
+      if (Name.starts_with("."))
+        It.no_push();
+      continue;
+    }
+    if (It->type() == llvm::sys::fs::file_type::regular_file)
+      Files.push_back(It->path());
+  }
+  return Files;
+}
+
 LoadedDiff resolveDiff(llvm::ArrayRef<FileDiff> Files,
                        llvm::StringRef ProjectRoot) {
   LoadedDiff Diff;

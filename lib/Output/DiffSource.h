@@ -38,6 +38,11 @@ std::optional<std::string> gitWorkTreeRoot(llvm::StringRef Directory);
 LoadedDiff resolveDiff(llvm::ArrayRef<FileDiff> Files,
                        llvm::StringRef ProjectRoot);
 
+/// The files of the project under \p ProjectRoot, absolute: those git tracks
+/// or would add (untracked and not ignored) in a git work tree, otherwise
+/// every file below it outside hidden directories.
+std::vector<std::string> projectFiles(llvm::StringRef ProjectRoot);
+
 /// Reads the diff named by --diff's value \p Source ("-" for standard input,
 /// otherwise a git revision), starting from \p Directory. The error is one
 /// line saying what to fix.

@@ -80,6 +80,8 @@ public:
   bool hasDiff() const { return Diff.has_value(); }
   /// The existing files the diff added lines to, sorted.
   std::vector<std::string> changedFiles() const;
+  /// The directory the diff's paths are relative to; empty without --diff.
+  std::string diffRoot() const { return Diff ? Diff->ProjectRoot : ""; }
 
   /// Takes one checked file's findings and returns those to report, in
   /// their order. A finding already taken from another file (in a header

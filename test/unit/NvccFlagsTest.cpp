@@ -2,8 +2,8 @@
 //
 // One case per nvcc flag: the flag in each of its spellings, and the Clang
 // command it becomes. Flags for the whole command come right after the
-// compiler: the -Xcompiler flags, then the GPU architecture, -fgpu-rdc and
-// the per-thread stream macro.
+// compiler: the -Xcompiler flags, then the GPU architecture, -fgpu-rdc with
+// __CUDACC_RDC__, and the per-thread stream macro.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "Frontend/CompileCommands.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -148,13 +149,17 @@ const FlagCase FlagCases[] = {
     {"ExtendedLambdaDropped",
      {"--expt-extended-lambda", "--extended-lambda", "-extended-lambda"},
      {"clang++", "k.cu"}},
-    {"RdcTrue", {"-rdc=true"}, {"clang++", "-fgpu-rdc", "k.cu"}},
+    {"RdcTrue",
+     {"-rdc=true"},
+     {"clang++", "-fgpu-rdc", "-D__CUDACC_RDC__=1", "k.cu"}},
     {"RdcFalse", {"-rdc=false"}, {"clang++", "k.cu"}},
     {"RelocatableDeviceCodeSeparate",
      {"--relocatable-device-code", "true"},
-     {"clang++", "-fgpu-rdc", "k.cu"}},
+     {"clang++", "-fgpu-rdc", "-D__CUDACC_RDC__=1", "k.cu"}},
     {"RdcLastOneWins", {"-rdc=true", "-rdc", "false"}, {"clang++", "k.cu"}},
-    {"DeviceCompile", {"-dc"}, {"clang++", "-fgpu-rdc", "-c", "k.cu"}},
+    {"DeviceCompile",
+     {"-dc"},
+     {"clang++", "-fgpu-rdc", "-D__CUDACC_RDC__=1", "-c", "k.cu"}},
     {"WholeProgramDeviceCompile", {"--device-w"}, {"clang++", "-c", "k.cu"}},
     {"DeviceLinkDropped", {"-dlink"}, {"clang++", "k.cu"}},
     {"UseFastMathDropped",
@@ -166,7 +171,12 @@ const FlagCase FlagCases[] = {
     {"LineinfoDropped",
      {"-lineinfo", "--generate-line-info"},
      {"clang++", "k.cu"}},
-    {"DeviceDebugDropped", {"-G", "--device-debug"}, {"clang++", "k.cu"}},
+    {"DeviceDebugDefinesCudaccDebug",
+     {"-G"},
+     {"clang++", "-D__CUDACC_DEBUG__=1", "k.cu"}},
+    {"DeviceDebugLong",
+     {"--device-debug"},
+     {"clang++", "-D__CUDACC_DEBUG__=1", "k.cu"}},
     {"StdSeparate", {"--std", "c++17"}, {"clang++", "-std=c++17", "k.cu"}},
     {"StdJoined", {"-std=c++17"}, {"clang++", "-std=c++17", "k.cu"}},
     {"StdLongJoined", {"--std=c++17"}, {"clang++", "-std=c++17", "k.cu"}},
@@ -230,8 +240,11 @@ const FlagCase FlagCases[] = {
     {"CodeGenerationFlagsDropped",
      {"-res-usage", "--resource-usage", "-src-in-ptx", "--restrict",
       "-extra-device-vectorization", "-dopt=on", "-dlto",
-      "--static-global-template-stub=true", "-ewp"},
+      "--static-global-template-stub=true"},
      {"clang++", "k.cu"}},
+    {"ExtensibleWholeProgramDefinesCudaccEwp",
+     {"-ewp"},
+     {"clang++", "-D__CUDACC_EWP__=1", "k.cu"}},
     {"VerboseAndDryrunDropped", {"-v", "--dryrun"}, {"clang++", "k.cu"}},
 };
 
@@ -261,7 +274,7 @@ TEST(NvccFlagsTest, LaunchersAreDropped) {
 
 TEST(NvccFlagsTest, ClangCommandsKeepTheirCompiler) {
   EXPECT_EQ(translate({"clang++", "-rdc=true", "k.cu"}).CommandLine,
-            Args({"clang++", "-fgpu-rdc", "k.cu"}));
+            Args({"clang++", "-fgpu-rdc", "-D__CUDACC_RDC__=1", "k.cu"}));
 }
 
 TEST(NvccFlagsTest, InputsAfterDashDashAndClangLanguagesStay) {
@@ -394,8 +407,9 @@ TEST(NvccFlagsTest, HeadersBorrowTranslatedCommands) {
   GpuGuardCompilationDatabase Database(std::move(Json), /*AutoDetect=*/false,
                                        Headers, "/res");
   std::vector<std::string> Warnings;
-  Database.setWarningHandler(
-      [&](const llvm::Twine &Message) { Warnings.push_back(Message.str()); });
+  Database.setWarningHandler([&](llvm::StringRef, const llvm::Twine &Message) {
+    Warnings.push_back(Message.str());
+  });
   auto Commands = Database.getCompileCommands("/src/a.cuh");
   ASSERT_EQ(Commands.size(), 2u);
   for (const CompileCommand &Side : Commands) {
@@ -408,7 +422,7 @@ TEST(NvccFlagsTest, HeadersBorrowTranslatedCommands) {
   EXPECT_TRUE(Warnings.empty()) << Warnings.front();
 }
 
-TEST(NvccFlagsTest, UnknownFlagsAreReportedOncePerRun) {
+TEST(NvccFlagsTest, UnknownFlagsAreReportedWithOneKeyPerFlag) {
   std::string Error;
   auto Json = clang::tooling::JSONCompilationDatabase::loadFromBuffer(
       R"([{"directory": "/build", "file": "/src/a.cu",
@@ -421,16 +435,27 @@ TEST(NvccFlagsTest, UnknownFlagsAreReportedOncePerRun) {
   Headers.FallbackIncludeDir = "/fallback";
   GpuGuardCompilationDatabase Database(std::move(Json), /*AutoDetect=*/false,
                                        Headers, "/res");
-  std::vector<std::string> Warnings;
+  // Every command that holds the flag reports it, under one key: the
+  // driver prints each key once, for the first file in input order.
+  std::vector<std::string> Keys, Warnings;
   Database.setWarningHandler(
-      [&](const llvm::Twine &Message) { Warnings.push_back(Message.str()); });
+      [&](llvm::StringRef Key, const llvm::Twine &Message) {
+        Keys.push_back(Key.str());
+        Warnings.push_back(Message.str());
+      });
   for (const char *File : {"/src/a.cu", "/src/b.cu", "/src/a.cu"}) {
     auto Commands = Database.getCompileCommands(File);
     ASSERT_EQ(Commands.size(), 2u);
     EXPECT_FALSE(llvm::is_contained(Commands[0].CommandLine, "--bogus-flag"));
   }
-  ASSERT_EQ(Warnings.size(), 1u);
+  ASSERT_EQ(Warnings.size(), 3u);
+  llvm::StringSet<> DistinctKeys;
+  for (const std::string &Key : Keys)
+    DistinctKeys.insert(Key);
+  EXPECT_EQ(DistinctKeys.size(), 1u);
   EXPECT_NE(Warnings[0].find("'--bogus-flag'"), std::string::npos);
+  EXPECT_NE(Warnings[0].find("'/src/a.cu'"), std::string::npos);
+  EXPECT_NE(Warnings[1].find("'/src/b.cu'"), std::string::npos);
 }
 
 } // namespace
