@@ -149,3 +149,38 @@ if shutil.which("git"):
     config.available_features.add("git")
 if subprocess.run([python, "-c", "import yaml"], capture_output=True).returncode == 0:
     config.available_features.add("python-yaml")
+
+# What provides each optional feature, for the message below.
+feature_providers = {
+    "libtorch": "LibTorch's C++ headers (libtorch-dev) and a Clang build "
+                "(the tests' precompiled <torch/torch.h>)",
+    "runtime-torch": "libtorch-dev's headers and libraries (or "
+                     "-DGPUGUARD_TORCH_ROOT), found at configure time",
+    "cuda-toolkit": "a CUDA toolkit with include/cuda.h at $CUDA_PATH or "
+                    "/usr/local/cuda",
+    "nvcc": "bin/nvcc in that CUDA toolkit",
+    "runtime-cuda": "libgpuguard_runtime_cuda.a, built when CMake finds the "
+                    "CUDA toolkit (reconfigure after installing it)",
+    "cuda-gpu": "an NVIDIA GPU listed by nvidia-smi -L",
+    "clang-tidy": "clang-tidy-22",
+    "gxx": "g++",
+    "cmake": "cmake and ninja-build",
+    "dpkg-deb": "cpack (cmake) and dpkg-deb (dpkg)",
+    "git": "git",
+    "python-yaml": "python3-yaml",
+}
+
+# GPUGUARD_REQUIRE_FEATURES=a,b: fail the run, instead of marking tests
+# UNSUPPORTED, when one of these features is missing. CI sets it to what the
+# machine is known to have, so that a broken detection cannot pass unseen.
+required = [name.strip() for name in
+            os.environ.get("GPUGUARD_REQUIRE_FEATURES", "").split(",")
+            if name.strip()]
+missing = [name for name in required if name not in config.available_features]
+if missing:
+    lit_config.fatal(
+        "GPUGUARD_REQUIRE_FEATURES names features this build does not have: " +
+        "; ".join(f"{name} (needs {feature_providers[name]})"
+                  if name in feature_providers
+                  else f"{name} (not a feature of this suite)"
+                  for name in missing))
