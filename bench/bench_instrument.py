@@ -17,7 +17,10 @@ median wall time and its ratio to the plain build.
 Kernels: with no GPU, kernel time cannot be measured here. Each kernel file
 is compiled to PTX with `nvcc -ptx`, plain and instrumented with
 --instrument=all, and the table gives the PTX instructions of each kernel
-both ways, the sites instrumented and the instructions added per site. Most
+both ways, the device check sites in the kernel's body (from the site table
+of the instrumented copy, which names each site's function) and the
+instructions added per site. The functions the runtime adds out of line
+(its record path) are counted once per file, on a line of their own. Most
 of a check is a compare and a predicated branch to the out-of-line record
 path, which runs only on failure.
 
@@ -95,15 +98,23 @@ def bench_torch(args, work):
         print("warning: the builds' outputs differ")
 
 
-PTX_FUNCTION = re.compile(r"^\.(?:visible|weak)?\s*\.entry\s+(\w+)", re.M)
+# A PTX function: a kernel (.entry) or a device function (.func), defined
+# (a body follows) or only declared (a semicolon follows).
+PTX_FUNCTION = re.compile(
+    r"^(?:\.(?:visible|weak|extern)\s+)*\.(entry|func)\s+"
+    r"(?:\([^)]*\)\s*)?([\w$]+)", re.M)
 
 
-def ptx_instructions(ptx):
-    """Instructions per kernel entry: the statement lines of its body."""
-    counts = {}
+def ptx_functions(ptx):
+    """Yields (kind, name, body) for each function PTX defines, kind being
+    "entry" (a kernel) or "func"."""
     for match in PTX_FUNCTION.finditer(ptx):
-        body_start = ptx.index("{", match.end())
-        depth, index = 0, body_start
+        index = match.end()
+        while ptx[index] not in "{;":
+            index += 1
+        if ptx[index] == ";":
+            continue  # a declaration
+        body_start, depth = index, 0
         while True:
             if ptx[index] == "{":
                 depth += 1
@@ -112,12 +123,79 @@ def ptx_instructions(ptx):
                 if depth == 0:
                     break
             index += 1
-        body = ptx[body_start:index]
-        counts[match.group(1)] = sum(
-            1 for line in body.splitlines()
-            if line.strip().endswith(";") and not line.strip().startswith(".")
-            and not line.strip().startswith("//"))
-    return counts
+        yield match.group(1), match.group(2), ptx[body_start:index]
+
+
+def ptx_instructions(ptx):
+    """Instructions of each function PTX defines, as {(kind, name): count}:
+    the statement lines of its body."""
+    return {(kind, name): sum(
+        1 for line in body.splitlines()
+        if line.strip().endswith(";") and not line.strip().startswith(".")
+        and not line.strip().startswith("//"))
+        for kind, name, body in ptx_functions(ptx)}
+
+
+def kernel_source_lines(ptx, source):
+    """{kernel: lines of \p source its code comes from}, from the .loc
+    directives of PTX compiled with -lineinfo: a line of the kernel, or the
+    line a function was inlined at."""
+    ids = [number for number, path in
+           re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.M)
+           if os.path.abspath(path) == os.path.abspath(source)]
+    lines = {}
+    for kind, name, body in ptx_functions(ptx):
+        if kind == "entry":
+            lines[name] = {int(line) for number, line in re.findall(
+                r"(?:\.loc|inlined_at)\s+(\d+)\s+(\d+)", body)
+                if number in ids}
+    return lines
+
+
+def qualified_name(mangled):
+    """The qualified name of an Itanium-mangled function, without template
+    arguments or parameters (what the site table calls the function):
+    _ZN2ns6kernelIfEEvPT_ gives ns::kernel. The namespace nvcc gives
+    internal names (_INTERNAL_<hash>_<file>) is left out. Other names come
+    back as they are (extern "C" kernels)."""
+    match = re.match(r"_Z(N?)L?", mangled)
+    if not match:
+        return mangled
+    nested, index, parts = match.group(1) == "N", match.end(), []
+    while index < len(mangled):
+        if mangled[index] == "L":
+            index += 1
+            continue
+        length = re.match(r"\d+", mangled[index:])
+        if not length:
+            break
+        index += len(length.group())
+        part = mangled[index:index + int(length.group())]
+        if part.startswith("_GLOBAL__N"):
+            parts.append("(anonymous namespace)")
+        elif not part.startswith("_INTERNAL_"):  # nvcc's per-file prefix
+            parts.append(part)
+        index += int(length.group())
+        if not nested:
+            break
+    return "::".join(parts) if parts else mangled
+
+
+# One row of the site table an instrumented copy starts with:
+#     {"file", line, column, "function", "check", kind, related, "what"},
+SITE_ROW = re.compile(
+    r'^    \{"(?:[^"\\]|\\.)*", (\d+), \d+, "((?:[^"\\]|\\.)*)", "[\w-]+", '
+    r"(\d+), ", re.M)
+# SiteKind (runtime/include/gpuguard/rt.h): below 10, the checks of device
+# code (index, pointer, divisor, cast), which host code can have too.
+FIRST_HOST_KIND = 10
+
+
+def device_check_sites(instrumented_source):
+    """(line, function) of each device-kind check site of the copy."""
+    return [(int(line), function)
+            for line, function, kind in SITE_ROW.findall(instrumented_source)
+            if int(kind) < FIRST_HOST_KIND]
 
 
 def bench_kernels(args, work):
@@ -130,42 +208,78 @@ def bench_kernels(args, work):
         else:
             files.append(path)
     print(f"\nKernels: PTX instructions, plain vs --instrument=all "
-          f"(nvcc -ptx -O3, {args.gpu_arch})")
+          f"(nvcc -ptx -O3, {args.gpu_arch}); sites: the device checks in "
+          f"each kernel's code, inlined functions included")
     print(f"{'kernel':<44}{'plain':>7}{'instr.':>8}{'sites':>7}"
           f"{'added/site':>12}")
     total_plain = total_added = total_sites = 0
+    total_helpers = helper_files = outside = 0
     for path in files:
+        name = os.path.basename(path)
         copy = instrument(args, path, "all", os.path.join(work, "kernels"),
                           [])
-        text = open(copy).read()
-        sites = len(re.findall(r"^    \{\"", text, re.M))
-        device_sites = len(re.findall(r"cuda-unchecked-index|cuda-div-by-zero",
-                                      "\n".join(l for l in text.splitlines()
-                                                if l.startswith("    {\""))))
+        sites = device_check_sites(open(copy).read())
         counts = {}
-        for name, source in (("plain", path), ("instrumented", copy)):
-            ptx = os.path.join(work, os.path.basename(path) + f".{name}.ptx")
+        for build, source, extra in (("plain", path, []),
+                                     ("instrumented", copy, []),
+                                     ("lineinfo", copy, ["-lineinfo"])):
+            ptx = os.path.join(work, f"{name}.{build}.ptx")
             run([args.nvcc, "-ptx", "-O3", "-std=c++17",
                  f"-arch={args.gpu_arch}", "-I", args.runtime_include,
-                 "-I", os.path.dirname(os.path.abspath(path)), source,
-                 "-o", ptx])
-            counts[name] = ptx_instructions(open(ptx).read())
-        for kernel, plain in counts["plain"].items():
-            instrumented = counts["instrumented"].get(kernel, plain)
+                 "-I", os.path.dirname(os.path.abspath(path))] + extra
+                + [source, "-o", ptx])
+            counts[build] = open(ptx).read()
+        # The copy keeps the original's lines (#line), so a site belongs to
+        # each kernel whose code comes from its line.
+        kernel_lines = kernel_source_lines(counts.pop("lineinfo"), path)
+        counts = {build: ptx_instructions(ptx) for build, ptx in counts.items()}
+        for (kind, kernel), plain in counts["plain"].items():
+            if kind != "entry":
+                continue
+            lines = kernel_lines.get(kernel, set())
+            kernel_sites = sum(1 for line, _ in sites if line in lines)
+            instrumented = counts["instrumented"].get((kind, kernel), plain)
             added = instrumented - plain
-            label = f"{os.path.basename(path)}:{kernel}"[:43]
-            per_site = (f"{added / device_sites:.1f}" if device_sites
+            label = f"{name}:{kernel}"[:43]
+            per_site = (f"{added / kernel_sites:.1f}" if kernel_sites
                         else "-")
-            print(f"{label:<44}{plain:>7}{instrumented:>8}{device_sites:>7}"
+            print(f"{label:<44}{plain:>7}{instrumented:>8}{kernel_sites:>7}"
                   f"{per_site:>12}")
             total_plain += plain
             total_added += added
-        total_sites += device_sites
+            total_sites += kernel_sites
+        # Device functions the instrumented copy defines and the plain one
+        # does not: the runtime's out-of-line record path, once per file.
+        helpers = {qualified_name(function): count
+                   for (kind, function), count in counts["instrumented"].items()
+                   if kind == "func" and (kind, function) not in counts["plain"]}
+        if helpers:
+            print(f"  {name}: + "
+                  + ", ".join(f"{function} {count}"
+                              for function, count in sorted(helpers.items()))
+                  + " instructions in non-inlined functions")
+            total_helpers += sum(helpers.values())
+            helper_files += 1
+        all_lines = set().union(*kernel_lines.values())
+        for function in sorted({f for line, f in sites if line not in all_lines}):
+            count = sum(1 for line, f in sites
+                        if f == function and line not in all_lines)
+            outside += count
+            print(f"  {name}: {count} site(s) in {function}, in no kernel's "
+                  f"code")
     if total_plain:
         print(f"all kernels: {total_plain} instructions plain, "
-              f"{total_added} added ({total_added / total_plain:.1%}), "
-              f"{total_sites} device sites, "
+              f"{total_added} added in kernels "
+              f"({total_added / total_plain:.1%}), "
+              f"{total_sites} device sites in kernels, "
               f"{total_added / max(total_sites, 1):.1f} added per site")
+        print(f"non-inlined runtime functions: {total_helpers} instructions "
+              f"in {helper_files} files; with them "
+              f"{total_added + total_helpers} added "
+              f"({(total_added + total_helpers) / total_plain:.1%})")
+        if outside:
+            print(f"device-kind sites in no kernel's code (host code): "
+                  f"{outside}")
 
 
 def main():
