@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Instruments a LibTorch scenario program, builds it plainly and
-instrumented, and runs every scenario both ways.
+instrumented, and runs every scenario each way.
 
     run_instrumented_scenarios.py --gpuguard=BIN --check=NAME --cxx=CXX
         --flags='...' --runtime-include=DIR --link=LIB... --workdir=DIR SOURCE
@@ -9,16 +9,32 @@ SOURCE is a test of test/integration/torch: GPUGUARD_SCENARIOs, whose RUN
 lines say which scenarios PyTorch rejects (the positives, each with a
 CHECK-MESSAGES finding) and which it accepts.
 
-For each positive, the instrumented build must print gpuguard's runtime line
-at the file:line:col of one of the scenario's static findings, before
-PyTorch's own error (or the scenario's non-finite result), and then go on:
-PyTorch's outcome still follows, as in the plain build. With
-GPUGUARD_OPTIONS=halt_on_error=1 it must stop at the runtime line instead.
-For each negative, the instrumented build's output must equal the plain
-build's, with no runtime error.
+The file is instrumented twice, for the check NAME: with --instrument=flagged
+(the sites the check reported) and with --instrument=all (every site of the
+check it could not prove safe, in the negatives too); each copy is built once
+and runs every scenario.
 
-Prints one line per scenario and "N passed, M failed"; exit code 1 when any
-failed, 2 when a build failed.
+For each positive, in both instrumented builds, gpuguard's runtime line must
+appear at the file:line:col of one of the scenario's static findings, every
+runtime line must be at one of them or at one of their notes (as gpuguard
+prints them now: a cast the finding points to, say), never elsewhere, in
+another file or for another check, and the first must come before PyTorch's own error (or the
+scenario's non-finite result); the program then goes on: PyTorch's outcome
+still follows, as in the plain build. With GPUGUARD_OPTIONS=halt_on_error=1
+it must stop at the runtime line instead. A finding that names a tensor an op
+saved for backward needs a marker on the line of that op:
+
+    auto z = y * y; // SAVED-FOR-BACKWARD: mul
+
+and the runtime line must name that op and line ("saved by 'mul' at
+FILE:LINE:COL").
+
+For each negative, in both instrumented builds, the output and exit code must
+equal the plain build's, with no runtime line.
+
+Prints one line per scenario, the number of instrumented sites the negatives
+ran through, and "N passed, M failed"; exit code 1 when any failed, 2 when a
+build failed.
 """
 
 import argparse
@@ -36,12 +52,27 @@ RUN_LINE = re.compile(
     r'(?: --message="([^"]*)")?')
 SCENARIO = re.compile(r"^GPUGUARD_SCENARIO\((\w+)\)")
 FINDING = re.compile(
-    r"CHECK-MESSAGES: :\[\[@LINE(?:-(\d+))?\]\]:(\d+): warning: .*\[([\w-]+)\]")
+    r"CHECK-MESSAGES: :\[\[@LINE(?:-(\d+))?\]\]:(\d+): warning: (.*)"
+    r" \[([\w-]+)\]")
+SAVED_MARKER = re.compile(r"// SAVED-FOR-BACKWARD: (\w+)\s*$")
+# An entry of the site table the instrumented copy starts with.
+SITE_ENTRY = re.compile(r'^\s*\{"[^"]*", (\d+), (\d+), "')
+RUNTIME_LINE = re.compile(r"^.*: runtime error: .*$", re.M)
+MODES = ("flagged", "all")
+
+
+class Scenario:
+    def __init__(self, first_line):
+        self.lines = (first_line, first_line)
+        self.findings = set()
+        self.needs_saved = False
+        self.saved = set()
 
 
 def parse(source):
-    """Expected outcomes, and each scenario's static finding locations."""
-    expected, findings, current = {}, {}, None
+    """Expected outcomes, and each scenario's lines, static finding
+    locations and saved-for-backward markers."""
+    expected, scenarios, current = {}, {}, None
     with open(source) as text:
         for number, line in enumerate(text, start=1):
             run = RUN_LINE.search(line)
@@ -49,13 +80,55 @@ def parse(source):
                 expected[run.group(1)] = (run.group(2), run.group(3))
             start = SCENARIO.match(line)
             if start:
-                current = start.group(1)
-                findings.setdefault(current, set())
+                current = scenarios.setdefault(start.group(1),
+                                               Scenario(number))
+            if not current:
+                continue
+            current.lines = (current.lines[0], number)
             finding = FINDING.search(line)
-            if finding and current:
+            if finding:
                 offset = int(finding.group(1) or 0)
-                findings[current].add((number - offset, int(finding.group(2))))
-    return expected, findings
+                current.findings.add((number - offset,
+                                      int(finding.group(2))))
+                if "saved for backward" in finding.group(3):
+                    current.needs_saved = True
+            marker = SAVED_MARKER.search(line)
+            if marker:
+                current.saved.add((number, marker.group(1)))
+    return expected, scenarios
+
+
+def site_lines(copy):
+    """The source lines of the sites in an instrumented copy's table."""
+    lines = []
+    with open(copy) as text:
+        for line in text:
+            if line.startswith("#line "):
+                break
+            entry = SITE_ENTRY.match(line)
+            if entry:
+                lines.append(int(entry.group(1)))
+    return lines
+
+
+def static_notes(args, source):
+    """The locations of the notes of each finding of the check, as gpuguard
+    prints them for SOURCE: {(line, col) of the warning: {(line, col)}}."""
+    checked = run([args.gpuguard, f"--checks=-*,{args.check}", source, "--"] +
+                  shlex.split(args.flags) + ["-isystem", INPUTS])
+    diagnostic = re.compile(re.escape(source) +
+                            r":(\d+):(\d+): (warning|note): ")
+    notes, current = {}, None
+    for line in checked.stdout.splitlines() + checked.stderr.splitlines():
+        m = diagnostic.match(line)
+        if not m:
+            continue
+        where = (int(m.group(1)), int(m.group(2)))
+        if m.group(3) == "warning":
+            current = notes.setdefault(where, set())
+        elif current is not None:
+            current.add(where)
+    return notes
 
 
 def run(command, **kwargs):
@@ -74,6 +147,20 @@ def build(args, source, binary, extra):
         sys.exit(f"run_instrumented_scenarios.py: cannot build {source}")
 
 
+def instrument(args, source, mode):
+    copies = os.path.join(args.workdir, mode)
+    instrumented = run([args.gpuguard, "instrument", "--quiet",
+                        f"--instrument={mode}", f"--checks=-*,{args.check}",
+                        "-o", copies, source, "--"] +
+                       shlex.split(args.flags) + ["-isystem", INPUTS])
+    copy = copies + source
+    if instrumented.returncode not in (0, 1) or not os.path.exists(copy):
+        sys.stderr.write(instrumented.stderr[-4000:])
+        sys.exit("run_instrumented_scenarios.py: 'gpuguard instrument "
+                 f"--instrument={mode}' failed on {source}")
+    return copy
+
+
 def execute(binary, scenario, options=None):
     """Runs one scenario with stdout unbuffered and merged into stderr, so
     that the order of the program's lines and the runtime's is kept."""
@@ -85,6 +172,62 @@ def execute(binary, scenario, options=None):
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True, errors="replace", env=env, timeout=300)
     return ran.returncode, ran.stdout
+
+
+def check_positive(args, source, binary, scenario, info, message, plain,
+                   notes):
+    """What is wrong with an instrumented run of a positive, and where its
+    first runtime line was."""
+    allowed = set(info.findings)
+    for finding in info.findings:
+        allowed |= notes.get(finding, set())
+    report = re.compile(
+        re.escape(source) + r":(\d+):(\d+): runtime error: .* \[" +
+        re.escape(args.check) + r"\]$")
+    plain_code, plain_out = plain
+    code, out = execute(binary, scenario)
+    problems, at = [], []
+    for line in RUNTIME_LINE.finditer(out):
+        m = report.match(line.group(0))
+        where = (int(m.group(1)), int(m.group(2))) if m else None
+        if where not in allowed:
+            problems.append(f"stray runtime line '{line.group(0)}'")
+        else:
+            at.append((line.start(), where, line.group(0)))
+    if not any(where in info.findings for _, where, _ in at):
+        problems.append(f"no runtime line at {sorted(info.findings)}")
+        return problems, None
+    first = at[0][0]
+    # PyTorch's own verdict must follow: the program went on.
+    verdict = re.search(message or "gpuguard-scenario:|Warning:", out[first:])
+    plain_verdict = re.search(message or "gpuguard-scenario:|Warning:",
+                              plain_out)
+    if plain_verdict and not verdict:
+        problems.append("PyTorch's own error does not follow the runtime "
+                        "line (the program stopped)")
+    if re.search(message or "gpuguard-scenario:", out[:first]):
+        problems.append("PyTorch's error came first")
+    if code != plain_code:
+        problems.append(f"exit code {code}, plain {plain_code}")
+    if info.needs_saved:
+        if not info.saved:
+            problems.append("no SAVED-FOR-BACKWARD marker in the scenario")
+        wanted = [re.compile(r"saved by '" + re.escape(op) + r"'.* at " +
+                             re.escape(source) + f":{line}:" + r"\d+ \[")
+                  for line, op in sorted(info.saved)]
+        for _, _, line in at:
+            if not any(w.search(line) for w in wanted):
+                problems.append(
+                    f"'{line}' does not name the op that saved the tensor, "
+                    f"at {', '.join(f'{op} line {n}' for n, op in sorted(info.saved))}")
+    halt_code, halt_out = execute(binary, scenario, "halt_on_error=1")
+    halt_reports = [report.match(l.group(0))
+                    for l in RUNTIME_LINE.finditer(halt_out)]
+    if halt_code == 0 or not halt_reports or not all(halt_reports):
+        problems.append("halt_on_error=1 did not stop at the runtime line")
+    elif message and re.search(message, halt_out):
+        problems.append("halt_on_error=1 let the op run")
+    return problems, at[0][1]
 
 
 def main():
@@ -100,78 +243,56 @@ def main():
     args = parser.parse_args()
 
     source = os.path.abspath(args.source)
-    expected, findings = parse(source)
+    expected, scenarios = parse(source)
     os.makedirs(args.workdir, exist_ok=True)
-    copies = os.path.join(args.workdir, "instrumented")
-    instrumented = run([args.gpuguard, "instrument", "--quiet",
-                        f"--checks=-*,{args.check}", "-o", copies, source,
-                        "--"] + shlex.split(args.flags) +
-                       ["-isystem", INPUTS])
-    copy = copies + source
-    if instrumented.returncode not in (0, 1) or not os.path.exists(copy):
-        sys.stderr.write(instrumented.stderr[-4000:])
-        sys.exit("run_instrumented_scenarios.py: 'gpuguard instrument' "
-                 f"failed on {source}")
+    copies = {mode: instrument(args, source, mode) for mode in MODES}
     plain_binary = os.path.join(args.workdir, "plain.bin")
-    instrumented_binary = os.path.join(args.workdir, "instrumented.bin")
     build(args, source, plain_binary, [])
-    build(args, copy, instrumented_binary,
-          ["-isystem", args.runtime_include])
+    binaries = {}
+    for mode in MODES:
+        binaries[mode] = os.path.join(args.workdir, mode + ".bin")
+        build(args, copies[mode], binaries[mode],
+              ["-isystem", args.runtime_include])
+    sites = {mode: site_lines(copies[mode]) for mode in MODES}
+    notes = static_notes(args, source)
 
-    report = re.compile(
-        re.escape(source) + r":(\d+):(\d+): runtime error: .* \[" +
-        re.escape(args.check) + r"\]$", re.M)
     passed = failed = 0
+    negative_sites = 0
     for scenario, (outcome, message) in sorted(expected.items()):
-        problems = []
-        plain_code, plain_out = execute(plain_binary, scenario)
-        code, out = execute(instrumented_binary, scenario)
-        reports = list(report.finditer(out))
-        if outcome == "accepted":
-            if reports or "runtime error" in out:
-                problems.append("runtime error on a negative")
-            if (code, out) != (plain_code, plain_out):
-                problems.append("output differs from the plain build")
-        else:
-            at = {(int(m.group(1)), int(m.group(2))) for m in reports}
-            if not at & findings.get(scenario, set()):
-                problems.append(
-                    f"no runtime line at {sorted(findings.get(scenario, []))}"
-                    f" (saw {sorted(at)})")
+        info = scenarios.get(scenario, Scenario(0))
+        plain = execute(plain_binary, scenario)
+        problems, where = [], []
+        for mode in MODES:
+            if outcome == "accepted":
+                negative_sites += sum(info.lines[0] <= line <= info.lines[1]
+                                      for line in sites[mode])
+                code, out = execute(binaries[mode], scenario)
+                if RUNTIME_LINE.search(out):
+                    problems.append(f"{mode}: runtime error on a negative: " +
+                                    RUNTIME_LINE.search(out).group(0))
+                if (code, out) != plain:
+                    problems.append(f"{mode}: output differs from the plain "
+                                    "build")
             else:
-                first = min(m.start() for m in reports)
-                # PyTorch's own verdict must follow: the program went on.
-                verdict = re.search(message or "gpuguard-scenario:|Warning:",
-                                    out[first:])
-                plain_verdict = re.search(message or
-                                          "gpuguard-scenario:|Warning:",
-                                          plain_out)
-                if plain_verdict and not verdict:
-                    problems.append("PyTorch's own error does not follow the "
-                                    "runtime line (the program stopped)")
-                if re.search(message or "gpuguard-scenario:", out[:first]):
-                    problems.append("PyTorch's error came first")
-                if code != plain_code:
-                    problems.append(f"exit code {code}, plain {plain_code}")
-                halt_code, halt_out = execute(instrumented_binary, scenario,
-                                              "halt_on_error=1")
-                if halt_code == 0 or not report.search(halt_out):
-                    problems.append("halt_on_error=1 did not stop at the "
-                                    "runtime line")
-                elif message and re.search(message, halt_out):
-                    problems.append("halt_on_error=1 let the op run")
+                found, first = check_positive(args, source, binaries[mode],
+                                              scenario, info, message, plain,
+                                              notes)
+                problems += [f"{mode}: {p}" for p in found]
+                if first:
+                    where.append(f"{mode} at {first[0]}:{first[1]}")
         if problems:
             failed += 1
             print(f"FAIL {scenario} ({outcome}): " + "; ".join(problems))
-            for line in out.splitlines()[:12]:
-                print("    " + line)
+            for mode in MODES:
+                print(f"  {mode}:")
+                for line in execute(binaries[mode],
+                                    scenario)[1].splitlines()[:12]:
+                    print("    " + line)
         else:
             passed += 1
-            where = ""
-            if outcome == "rejected":
-                m = reports[0]
-                where = f" at {m.group(1)}:{m.group(2)}"
-            print(f"ok {scenario} ({outcome}){where}")
+            print(f"ok {scenario} ({outcome})" +
+                  (" " + ", ".join(where) if where else ""))
+    print(f"negatives ran through {negative_sites} instrumented site(s)")
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

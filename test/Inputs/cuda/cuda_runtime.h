@@ -113,6 +113,37 @@ static inline __host__ cudaError_t cudaMalloc(__T **DevPtr, size_t Size) {
   return ::cudaMalloc((void **)(void *)DevPtr, Size);
 }
 
+// Managed and stream-ordered allocation.
+#define cudaMemAttachGlobal 0x01
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+extern "C" {
+__host__ cudaError_t cudaMallocManaged(void **DevPtr, size_t Size,
+                                       unsigned Flags = cudaMemAttachGlobal);
+__host__ cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
+                                     cudaStream_t Stream);
+__host__ cudaError_t cudaMallocFromPoolAsync(void **DevPtr, size_t Size,
+                                             cudaMemPool_t Pool,
+                                             cudaStream_t Stream);
+__host__ cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream);
+}
+
+template <class __T>
+static inline __host__ cudaError_t cudaMallocManaged(
+    __T **DevPtr, size_t Size, unsigned Flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged((void **)(void *)DevPtr, Size, Flags);
+}
+template <class __T>
+static inline __host__ cudaError_t cudaMallocAsync(__T **DevPtr, size_t Size,
+                                                   cudaStream_t Stream) {
+  return ::cudaMallocAsync((void **)(void *)DevPtr, Size, Stream);
+}
+static inline __host__ cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
+                                                   cudaMemPool_t Pool,
+                                                   cudaStream_t Stream) {
+  return ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
+}
+
 __device__ void __syncthreads(void);
 __device__ float __shfl_down_sync(unsigned Mask, float Var, int Delta,
                                   int Width = 32);

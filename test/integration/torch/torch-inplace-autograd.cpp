@@ -34,6 +34,8 @@
 // Each positive is an in-place write PyTorch's autograd rejects: into a leaf
 // that requires grad (raised at the write), or into a tensor an op saved for
 // backward (raised by backward()). Each negative is a near twin it accepts.
+// A SAVED-FOR-BACKWARD marker is on the line of the op that saved the tensor
+// a positive writes to: the instrumented build must name it there.
 #include <torch/torch.h>
 #include "torch_scenarios.h"
 
@@ -92,7 +94,7 @@ GPUGUARD_SCENARIO(grad_mode_enabled_again) {
 GPUGUARD_SCENARIO(self_saved_by_mul) {
   auto w = torch::randn({3}, torch::requires_grad());
   auto y = w * 2;
-  auto z = y * y;
+  auto z = y * y; // SAVED-FOR-BACKWARD: mul
   y.add_(1);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   z.sum().backward();
@@ -101,7 +103,7 @@ GPUGUARD_SCENARIO(self_saved_by_mul) {
 GPUGUARD_SCENARIO(self_saved_by_pow) {
   auto w = torch::randn({3}, torch::requires_grad());
   auto y = w * 2;
-  auto z = y.pow(2);
+  auto z = y.pow(2); // SAVED-FOR-BACKWARD: pow
   y.mul_(3);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'pow' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   z.sum().backward();
@@ -110,7 +112,7 @@ GPUGUARD_SCENARIO(self_saved_by_pow) {
 GPUGUARD_SCENARIO(self_saved_by_log) {
   auto w = torch::rand({3}, torch::requires_grad());
   auto y = w + 1;
-  auto z = torch::log(y);
+  auto z = torch::log(y); // SAVED-FOR-BACKWARD: log
   y.clamp_min_(1e-6);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'clamp_min_' modifies 'y', which 'log' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   z.sum().backward();
@@ -118,7 +120,7 @@ GPUGUARD_SCENARIO(self_saved_by_log) {
 
 GPUGUARD_SCENARIO(result_saved_by_sigmoid) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = torch::sigmoid(w);
+  auto y = torch::sigmoid(w); // SAVED-FOR-BACKWARD: sigmoid
   y.mul_(2);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   y.sum().backward();
@@ -126,7 +128,7 @@ GPUGUARD_SCENARIO(result_saved_by_sigmoid) {
 
 GPUGUARD_SCENARIO(result_saved_by_exp) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = w.exp();
+  auto y = w.exp(); // SAVED-FOR-BACKWARD: exp
   y += 1;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   y.sum().backward();
@@ -134,7 +136,7 @@ GPUGUARD_SCENARIO(result_saved_by_exp) {
 
 GPUGUARD_SCENARIO(result_saved_by_tanh) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = w.tanh();
+  auto y = w.tanh(); // SAVED-FOR-BACKWARD: tanh
   y[0] = 0;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'fill_' modifies a view of 'y', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   y.sum().backward();
@@ -142,7 +144,7 @@ GPUGUARD_SCENARIO(result_saved_by_tanh) {
 
 GPUGUARD_SCENARIO(result_saved_by_relu) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = torch::relu(w);
+  auto y = torch::relu(w); // SAVED-FOR-BACKWARD: relu
   torch::relu_(y);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'relu_' modifies 'y', which 'relu' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   y.sum().backward();
@@ -150,7 +152,7 @@ GPUGUARD_SCENARIO(result_saved_by_relu) {
 
 GPUGUARD_SCENARIO(result_saved_by_softmax) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = w.softmax(0);
+  auto y = w.softmax(0); // SAVED-FOR-BACKWARD: softmax
   y.div_(2);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'div_' modifies 'y', which 'softmax' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   (y * y).sum().backward();
@@ -158,7 +160,7 @@ GPUGUARD_SCENARIO(result_saved_by_softmax) {
 
 GPUGUARD_SCENARIO(view_of_saved) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = torch::sigmoid(w);
+  auto y = torch::sigmoid(w); // SAVED-FOR-BACKWARD: sigmoid
   auto v = y.view({3});
   v.zero_();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'zero_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
@@ -167,7 +169,7 @@ GPUGUARD_SCENARIO(view_of_saved) {
 
 GPUGUARD_SCENARIO(saved_written_without_grad) {
   auto w = torch::randn({3}, torch::requires_grad());
-  auto y = torch::sigmoid(w);
+  auto y = torch::sigmoid(w); // SAVED-FOR-BACKWARD: sigmoid
   {
     torch::NoGradGuard noGrad;
     y.mul_(2);
@@ -179,7 +181,7 @@ GPUGUARD_SCENARIO(saved_written_without_grad) {
 GPUGUARD_SCENARIO(other_operand_saved) {
   auto w = torch::randn({3}, torch::requires_grad());
   auto x = torch::randn({3});
-  auto y = torch::sigmoid(x * w);
+  auto y = torch::sigmoid(x * w); // SAVED-FOR-BACKWARD: mul
   x.mul_(0.9);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'x', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   y.sum().backward();
@@ -192,7 +194,7 @@ GPUGUARD_SCENARIO(saved_in_earlier_iteration) {
   for (int i = 0; i < 3; ++i) {
     h.add_(1);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place 'add_' modifies 'h', which 'mul' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
-    loss = loss + (h * h).sum();
+    loss = loss + (h * h).sum(); // SAVED-FOR-BACKWARD: mul
   }
   loss.backward();
 }

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -166,11 +167,20 @@ TEST_F(ReporterTest, ManyThreadsLoseAndTearNothing) {
     Workers.emplace_back([T] {
       for (unsigned I = 0; I < PerThread; ++I) {
         unsigned Site = (T + I) % 4;
-        // Values unique per record, so a torn record would show.
-        detail::reportRecord(makeRecord(Site, T * 100000 + I, T));
+        // Every field names the writer (T) and its record (I), so that a
+        // record torn between two writers shows.
+        Record R = makeRecord(Site, T * 100000 + I, T);
+        R.Block[0] = T;
+        R.Block[1] = I;
+        R.Block[2] = T + I;
+        R.Thread[0] = I;
+        R.Thread[1] = T;
+        R.Thread[2] = Site;
+        detail::reportRecord(R);
         if (I % 50 == 0)
           reportHost(Sites[6], "embedding index out of range",
-                     "index " + std::to_string(T));
+                     "index " + std::to_string(T * 100000 + I) + ", writer " +
+                         std::to_string(T));
       }
     });
   for (std::thread &W : Workers)
@@ -182,18 +192,51 @@ TEST_F(ReporterTest, ManyThreadsLoseAndTearNothing) {
   for (unsigned Site = 0; Site < 4; ++Site)
     EXPECT_EQ(detail::occurrences(SiteRef{Key, Site}), Threads * PerThread / 4);
   EXPECT_EQ(detail::occurrences(SiteRef{Key, 6}), HostReports);
-  // One whole line per site, each the report of one real record.
+  // One whole line per site, each the report of one real record: all its
+  // fields from the same writer and record, at the site that record was for.
   ASSERT_EQ(Lines.size(), 5u);
   std::set<std::string> Prefixes;
   for (const std::string &Line : Lines) {
-    Prefixes.insert(Line.substr(0, Line.find(": runtime error")));
+    SCOPED_TRACE(Line);
+    std::string Prefix = Line.substr(0, Line.find(": runtime error"));
+    Prefixes.insert(Prefix);
     EXPECT_EQ(Line.find('\n'), std::string::npos);
-    unsigned long long Value0 = 0, Value1 = 0;
-    if (Line.find("(index ") != std::string::npos &&
-        Line.rfind("/p/a.cu", 0) == 0 &&
-        std::sscanf(Line.c_str() + Line.find("(index "),
-                    "(index %llu, bound %llu)", &Value0, &Value1) == 2)
-      EXPECT_EQ(Value0 / 100000, Value1) << Line;
+    unsigned long long Value = 0, Writer = 0;
+    if (Prefix == "/p/b.cpp:13:5") {
+      ASSERT_EQ(std::sscanf(Line.c_str(),
+                            "/p/b.cpp:13:5: runtime error: embedding index "
+                            "out of range (index %llu, writer %llu) in train "
+                            "[torch-index-range]",
+                            &Value, &Writer),
+                2);
+      EXPECT_EQ(Value / 100000, Writer);
+      EXPECT_EQ(Value % 100000 % 50, 0u);
+      EXPECT_LT(Writer, Threads);
+      continue;
+    }
+    unsigned Site = SiteCount;
+    for (unsigned S = 0; S < 4; ++S)
+      if (Prefix == formatLocation(Sites[S]))
+        Site = S;
+    ASSERT_LT(Site, 4u);
+    const char *Formats[] = {"(index %llu, bound %llu)",
+                             "(index %llu, bound %llu)", "(divisor %llu)",
+                             "(value %llu)"};
+    const char *Open = std::strchr(Line.c_str(), '(');
+    ASSERT_NE(Open, nullptr);
+    int Parsed = std::sscanf(Open, Formats[Site], &Value, &Writer);
+    ASSERT_EQ(Parsed, Site < 2 ? 2 : 1);
+    unsigned long long T = Value / 100000, I = Value % 100000;
+    if (Site < 2)
+      EXPECT_EQ(Writer, T);
+    EXPECT_LT(T, Threads);
+    EXPECT_LT(I, PerThread);
+    EXPECT_EQ((T + I) % 4, Site);
+    std::string Grid = ", block (" + std::to_string(T) + "," +
+                       std::to_string(I) + "," + std::to_string(T + I) +
+                       ") thread (" + std::to_string(I) + "," +
+                       std::to_string(T) + "," + std::to_string(Site) + ") [";
+    EXPECT_NE(Line.find(Grid), std::string::npos) << Grid;
   }
   EXPECT_EQ(Prefixes.size(), 5u);
   EXPECT_EQ(detail::summaryLine(),
@@ -205,10 +248,14 @@ TEST_F(ReporterTest, MaxReportsLimitsPrintedSitesNotCounts) {
   detail::Options O;
   O.MaxReports = 2;
   reset(O);
-  for (unsigned Site = 0; Site < 4; ++Site)
+  // Sites fail in an order other than that of the table.
+  for (unsigned Site : {2u, 0u, 3u, 1u})
     for (int Repeat = 0; Repeat < 3; ++Repeat)
       detail::reportRecord(makeRecord(Site, 1, 0));
-  EXPECT_EQ(Lines.size(), 2u);
+  // The first two sites to fail are the ones printed, in that order.
+  ASSERT_EQ(Lines.size(), 2u);
+  EXPECT_EQ(Lines[0].rfind("/p/a.cu:5:6: runtime error: ", 0), 0u) << Lines[0];
+  EXPECT_EQ(Lines[1].rfind("/p/a.cu:1:2: runtime error: ", 0), 0u) << Lines[1];
   detail::Totals T = detail::totals();
   EXPECT_EQ(T.Errors, 12u);
   EXPECT_EQ(T.Sites, 4u);
