@@ -150,6 +150,16 @@ if shutil.which("git"):
 if subprocess.run([python, "-c", "import yaml"], capture_output=True).returncode == 0:
     config.available_features.add("python-yaml")
 
+# pre-commit itself, when it is installed: %pre_commit runs it with this
+# build's gpuguard first on PATH, as the `language: system` hook needs.
+pre_commit = shutil.which("pre-commit")
+if pre_commit:
+    config.available_features.add("pre-commit")
+    config.substitutions.append(
+        ("%pre_commit",
+         f"env PATH={os.pathsep.join([bin_dir, config.environment['PATH']])} "
+         f"{pre_commit}"))
+
 # What provides each optional feature, for the message below.
 feature_providers = {
     "libtorch": "LibTorch's C++ headers (libtorch-dev) and a Clang build "
@@ -168,6 +178,7 @@ feature_providers = {
     "dpkg-deb": "cpack (cmake) and dpkg-deb (dpkg)",
     "git": "git",
     "python-yaml": "python3-yaml",
+    "pre-commit": "pre-commit",
 }
 
 # GPUGUARD_REQUIRE_FEATURES=a,b: fail the run, instead of marking tests

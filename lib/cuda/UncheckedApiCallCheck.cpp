@@ -322,8 +322,13 @@ void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
   const FunctionDecl *Callee = Call.getDirectCallee();
   const auto *Name = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImpCasts());
   const SourceManager &SM = Context.getSourceManager();
-  // The CUDA runtime's own functions, declared by the toolkit's headers.
-  if (!Callee || !Name || Name->hasQualifier() || !Callee->getIdentifier() ||
+  // The CUDA runtime's own functions, declared by the toolkit's headers,
+  // called by their name or as `::cudaMalloc`.
+  bool GloballyQualified =
+      Name && Name->hasQualifier() &&
+      Name->getQualifier().getKind() == NestedNameSpecifier::Kind::Global;
+  if (!Callee || !Name || (Name->hasQualifier() && !GloballyQualified) ||
+      !Callee->getIdentifier() ||
       !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
       !SM.isInSystemHeader(Callee->getLocation()) ||
       !llvm::is_contained({"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync",
@@ -340,8 +345,11 @@ void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
       return;
     NameLoc = SM.getImmediateSpellingLoc(NameLoc);
   }
-  R->renameCallee(Context, NameLoc,
-                  (instrument::RuntimeNamespace + Callee->getName()).str());
+  // After `::`, the runtime's namespace without its own leading `::`.
+  StringRef Namespace = instrument::RuntimeNamespace;
+  if (GloballyQualified)
+    Namespace.consume_front("::");
+  R->renameCallee(Context, NameLoc, (Namespace + Callee->getName()).str());
 }
 
 void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
