@@ -272,6 +272,8 @@ void note(const llvm::Twine &Message) {
 struct SetupWarning {
   std::string Key;
   std::string Text;
+  /// Printed as a note, not a warning.
+  bool IsNote = false;
 };
 
 /// Where the set-up warnings of the file this thread is checking go: into
@@ -1165,9 +1167,25 @@ int runGpuGuard(int Argc, const char **Argv) {
   TorchOptions.CacheDir = frontend::defaultCacheDir();
   TorchOptions.ToolVersion = GPUGUARD_VERSION;
   TorchOptions.ClangResourceDir = GPUGUARD_CLANG_RESOURCE_DIR;
-  if (!Quiet)
-    TorchOptions.Note = [](const llvm::Twine &Message) { note(Message); };
-  TorchOptions.Warn = [](const llvm::Twine &Message) { warning(Message); };
+  // Said again for every LibTorch file; printed with the first in input
+  // order, like the nvcc warnings.
+  auto Collect = [](bool IsNote) {
+    return [IsNote](const llvm::Twine &Message) {
+      std::string Text = Message.str();
+      if (CollectedSetup)
+        CollectedSetup->push_back(
+            {(IsNote ? "torch-note:" : "torch-warning:") + Text, Text, IsNote});
+      else if (IsNote)
+        note(Text);
+      else
+        warning(Text);
+    };
+  };
+  if (!Quiet) {
+    TorchOptions.Note = Collect(/*IsNote=*/true);
+    TorchOptions.Progress = [](const llvm::Twine &Message) { note(Message); };
+  }
+  TorchOptions.Warn = Collect(/*IsNote=*/false);
   frontend::TorchDefaults Torch(std::move(TorchOptions));
   if (NoFlagsGiven)
     Database.setTorchDefaults(&Torch);
@@ -1202,8 +1220,12 @@ int runGpuGuard(int Argc, const char **Argv) {
   llvm::StringSet<> SetupWarned;
   auto Report = [&](const std::string &File, FileOutcome Outcome) {
     for (const SetupWarning &Setup : Outcome.Setup)
-      if (SetupWarned.insert(Setup.Key).second)
-        warning(Setup.Text);
+      if (SetupWarned.insert(Setup.Key).second) {
+        if (Setup.IsNote)
+          note(Setup.Text);
+        else
+          warning(Setup.Text);
+      }
     std::vector<ClangTidyError> Errors =
         Reporter->take(std::move(Outcome.Errors));
     bool DisableFixes = !Outcome.Parsed && !FixErrors;

@@ -302,43 +302,45 @@ llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
 }
 
 void TorchDefaults::decide() {
+  auto warn = [this](const llvm::Twine &Text) {
+    Messages.emplace_back(true, Text.str());
+  };
+  auto note = [this](const llvm::Twine &Text) {
+    Messages.emplace_back(false, Text.str());
+  };
   Flags = {"-std=c++17"};
   std::optional<TorchInstallation> Torch = findTorch();
   if (!Torch) {
-    if (Opts.Warn)
-      Opts.Warn("no LibTorch found ($Torch_DIR, $LIBTORCH, CMake packages, "
-                "/usr/include) for files that include it; set "
-                "LIBTORCH=<unpacked libtorch> or Torch_DIR=<dir of "
-                "TorchConfig.cmake>, or pass its flags after '--'");
+    warn("no LibTorch found ($Torch_DIR, $LIBTORCH, CMake packages, "
+         "/usr/include) for files that include it; set "
+         "LIBTORCH=<unpacked libtorch> or Torch_DIR=<dir of "
+         "TorchConfig.cmake>, or pass its flags after '--'");
     return;
   }
   for (const std::string &Dir : Torch->IncludeDirs)
     Flags.insert(Flags.end(), {"-isystem", Dir});
   std::string Version = Torch->Version.empty() ? "" : " " + Torch->Version;
-  if (Opts.Note)
-    Opts.Note("using LibTorch" + Version + " from " + Torch->Root + " (" +
-              Torch->FoundBy +
-              ") for files that include it; pass -- <flags> or -p to choose "
-              "another");
+  note("using LibTorch" + Version + " from " + Torch->Root + " (" +
+       Torch->FoundBy +
+       ") for files that include it; pass -- <flags> or -p to choose "
+       "another");
   if (!Opts.UsePch)
     return;
   if (Opts.CacheDir.empty()) {
-    if (Opts.Warn)
-      Opts.Warn("--torch-pch: no cache directory ($XDG_CACHE_HOME or $HOME "
-                "unset); parsing <torch/torch.h> in full");
+    warn("--torch-pch: no cache directory ($XDG_CACHE_HOME or $HOME "
+         "unset); parsing <torch/torch.h> in full");
     return;
   }
-  if (Opts.Note &&
+  if (Opts.Progress &&
       !fs::exists(torchPchPath(*Torch, Opts.CacheDir, Opts.ToolVersion)))
-    Opts.Note("--torch-pch: precompiling <torch/torch.h> once into '" +
-              Opts.CacheDir + "' (this takes a while)");
+    Opts.Progress("--torch-pch: precompiling <torch/torch.h> once into '" +
+                  Opts.CacheDir + "' (this takes a while)");
   bool Built = false;
   llvm::Expected<std::string> Pch = getTorchPch(
       *Torch, Opts.CacheDir, Opts.ToolVersion, Opts.ClangResourceDir, Built);
   if (!Pch) {
-    if (Opts.Warn)
-      Opts.Warn("--torch-pch: " + llvm::toString(Pch.takeError()) +
-                "; parsing <torch/torch.h> in full");
+    warn("--torch-pch: " + llvm::toString(Pch.takeError()) +
+         "; parsing <torch/torch.h> in full");
     return;
   }
   Flags.insert(Flags.end(), {"-include-pch", *Pch});
@@ -351,6 +353,11 @@ std::vector<std::string> TorchDefaults::flagsFor(llvm::StringRef File) {
   if (!Buffer || !includesTorch((*Buffer)->getBuffer()))
     return {};
   std::call_once(Decided, [this] { decide(); });
+  for (const auto &[IsWarning, Text] : Messages) {
+    const auto &Say = IsWarning ? Opts.Warn : Opts.Note;
+    if (Say)
+      Say(Text);
+  }
   return Flags;
 }
 

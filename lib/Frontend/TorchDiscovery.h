@@ -80,7 +80,10 @@ llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
                                         bool &Built);
 
 /// Decides once per run which LibTorch the default commands of files that
-/// include it use, and says so once.
+/// include it use. What it decided is said again for every such file
+/// (Note, Warn), so that a caller checking files in parallel can print it
+/// once, with the first of them in input order; only Progress, said while
+/// the decision is being made, comes as it happens.
 class TorchDefaults {
 public:
   struct Options {
@@ -90,6 +93,8 @@ public:
     std::string ClangResourceDir;
     std::function<void(const llvm::Twine &)> Note;
     std::function<void(const llvm::Twine &)> Warn;
+    /// Something slow starts (precompiling <torch/torch.h>).
+    std::function<void(const llvm::Twine &)> Progress;
   };
 
   explicit TorchDefaults(Options Opts) : Opts(std::move(Opts)) {}
@@ -104,6 +109,8 @@ private:
   Options Opts;
   std::once_flag Decided;
   std::vector<std::string> Flags;
+  /// What decide() has to say: (is a warning, text).
+  std::vector<std::pair<bool, std::string>> Messages;
 };
 
 } // namespace gpuguard::frontend
