@@ -565,7 +565,8 @@ bool isUnderNoGrad(const Stmt &S, ASTContext &Context) {
 
 std::vector<InplaceAutogradFinding>
 findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
-                          const ParameterFields &Parameters) {
+                          const ParameterFields &Parameters,
+                          bool WithCandidates) {
   std::vector<InplaceAutogradFinding> Findings;
   if (!Function.hasBody())
     return Findings;
@@ -622,11 +623,14 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
                       elementCall(NextS->getStmt()))
                 Later = isBackwardCall(*NextCall);
           Finding.BackwardByCaller = !Later && SuccReachesExit;
-          if (Later || Finding.BackwardByCaller) {
-            Finding.Kind = InplaceAutogradFinding::SavedForBackward;
+          if (Later || Finding.BackwardByCaller || WithCandidates) {
+            Finding.Kind = Later || Finding.BackwardByCaller
+                               ? InplaceAutogradFinding::SavedForBackward
+                               : InplaceAutogradFinding::MaybeSavedForBackward;
             Finding.Origin = Saved->second.Op->getBeginLoc();
             Finding.OriginOp = Saved->second.Name;
             Finding.Saved = Saved->second.Saved;
+            Finding.SavingCall = Saved->second.Op;
             Findings.push_back(std::move(Finding));
           }
         }

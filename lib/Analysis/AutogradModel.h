@@ -41,6 +41,10 @@ struct InplaceAutogradFinding {
     LeafRequiresGrad,
     /// The written tensor was saved for backward and a backward() follows.
     SavedForBackward,
+    /// The written tensor was saved for backward but no backward() is seen
+    /// to follow: one may still run through the graph (the function's
+    /// caller's). Not an error by itself; only returned when asked for.
+    MaybeSavedForBackward,
   };
   KindType Kind;
   /// The in-place call: `y.add_(1)`, `y += 1`, `torch::relu_(y)`.
@@ -58,6 +62,8 @@ struct InplaceAutogradFinding {
   /// The tensor as the saving op saved it: the operand, or the op's call
   /// when it saves its result.
   const clang::Expr *Saved = nullptr;
+  /// The saving op's call.
+  const clang::Expr *SavingCall = nullptr;
   /// No backward() follows in the function, which is a module's forward():
   /// the caller's backward() through its result is the one that fails.
   bool BackwardByCaller = false;
@@ -69,10 +75,13 @@ using ParameterFields =
     llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation>;
 
 /// Runs the analysis on \p Function and returns its findings in source
-/// order.
-std::vector<InplaceAutogradFinding> findInplaceAutogradErrors(
-    const clang::FunctionDecl &Function, clang::ASTContext &Context,
-    const ParameterFields &Parameters = ParameterFields());
+/// order; with \p WithCandidates, also the writes to a saved tensor that no
+/// visible backward() follows (MaybeSavedForBackward).
+std::vector<InplaceAutogradFinding>
+findInplaceAutogradErrors(const clang::FunctionDecl &Function,
+                          clang::ASTContext &Context,
+                          const ParameterFields &Parameters = ParameterFields(),
+                          bool WithCandidates = false);
 
 /// Members assigned from `register_parameter(...)` anywhere in \p Context's
 /// translation unit (in constructors' bodies or member initializers).

@@ -53,6 +53,8 @@ enum class SiteKind : unsigned {
   TorchSavedForBackward = 28,
   TorchInplaceWrite = 29,
   TorchOneHotRange = 30,
+  TorchSavedForBackwardNode = 31,
+  TorchInplaceWriteDeferred = 32,
 };
 
 bool isTorchKind(SiteKind Kind);

@@ -35,8 +35,14 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!Parameters)
     Parameters = collectParameterFields(*Result.Context);
-  for (const InplaceAutogradFinding &Finding :
-       findInplaceAutogradErrors(*Function, *Result.Context, *Parameters)) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  bool WithCandidates = R && R->instrumentsUnflagged();
+  for (const InplaceAutogradFinding &Finding : findInplaceAutogradErrors(
+           *Function, *Result.Context, *Parameters, WithCandidates)) {
+    if (Finding.Kind == InplaceAutogradFinding::MaybeSavedForBackward) {
+      instrumentCandidate(Finding, Function, *Result.Context);
+      continue;
+    }
     std::string Written = tensorName(Finding);
     if (Finding.Kind == InplaceAutogradFinding::LeafRequiresGrad) {
       diag(Finding.Op->getBeginLoc(),
@@ -83,6 +89,37 @@ void InplaceAutogradCheck::instrumentFinding(
                         instrument::SiteKind::TorchSavedForBackward, getID(),
                         Finding.OriginOp, Function);
   if (R->wrapTorchOperand(Context, Save, Finding.Saved, 0, 1))
+    R->setRelated(Write, Save);
+}
+
+void InplaceAutogradCheck::instrumentCandidate(
+    const InplaceAutogradFinding &Finding, const FunctionDecl *Function,
+    ASTContext &Context) {
+  instrument::Recorder *R = instrument::Recorder::active();
+  std::optional<TensorCall> Call = getTensorCall(Finding.Op);
+  // An in-place saving op saves after its own write; its version is not the
+  // one the result shows afterwards.
+  if (!R || !Call || !Call->Self || !Finding.Saved || !Finding.SavingCall ||
+      StringRef(Finding.OriginOp).ends_with("_"))
+    return;
+  // The write only records where the saved tensor changed; the report waits
+  // until a backward() reaches the node that saved it.
+  int Write = R->addSite(Context, Finding.Op->getBeginLoc(),
+                         instrument::SiteKind::TorchInplaceWriteDeferred,
+                         getID(), Finding.OpName, Function);
+  if (!R->wrapTorchOperand(Context, Write, Call->Self, 0, 1))
+    return;
+  // The saving op hands over the saved tensor and its result, whose grad_fn
+  // is the node that saved it; a saved result is both.
+  int Save = R->addSite(Context, Finding.SavingCall->getBeginLoc(),
+                        instrument::SiteKind::TorchSavedForBackwardNode,
+                        getID(), Finding.OriginOp, Function);
+  bool Wrapped =
+      Finding.Saved == Finding.SavingCall
+          ? R->wrapTorchOperand(Context, Save, Finding.SavingCall, 0, 1)
+          : R->wrapTorchOperand(Context, Save, Finding.Saved, 0, 2) &&
+                R->wrapTorchOperand(Context, Save, Finding.SavingCall, 1, 2);
+  if (Wrapped)
     R->setRelated(Write, Save);
 }
 

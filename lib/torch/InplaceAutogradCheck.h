@@ -38,6 +38,11 @@ private:
   void instrumentFinding(const InplaceAutogradFinding &Finding,
                          const clang::FunctionDecl *Function,
                          clang::ASTContext &Context);
+  /// With --instrument=all, for a write to a saved tensor that no visible
+  /// backward() follows: checks it once a backward() reaches the saving node.
+  void instrumentCandidate(const InplaceAutogradFinding &Finding,
+                           const clang::FunctionDecl *Function,
+                           clang::ASTContext &Context);
 
   /// Members holding module parameters, collected once per translation unit.
   std::optional<ParameterFields> Parameters;

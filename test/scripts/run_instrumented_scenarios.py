@@ -29,6 +29,19 @@ saved for backward needs a marker on the line of that op:
 and the runtime line must name that op and line ("saved by 'mul' at
 FILE:LINE:COL").
 
+A write with no static finding that only --instrument=all checks (a helper
+before the scenarios writes to a tensor it saved, and a scenario runs
+backward() through its result) is marked on its line with the positives that
+reach it:
+
+    y.mul_(2); // ALL-ONLY-FINDING: scenario_name ...
+
+together with the SAVED-FOR-BACKWARD marker of the helper's saving op. In the
+--instrument=all build such a positive must print its runtime line there, at
+the line's first non-blank column, naming the saving op, as above; in the
+flagged build, which has no site for it, it must print what the plain build
+prints, with no runtime line.
+
 For each negative, in both instrumented builds, the output and exit code must
 equal the plain build's, with no runtime line.
 
@@ -55,6 +68,7 @@ FINDING = re.compile(
     r"CHECK-MESSAGES: :\[\[@LINE(?:-(\d+))?\]\]:(\d+): warning: (.*)"
     r" \[([\w-]+)\]")
 SAVED_MARKER = re.compile(r"// SAVED-FOR-BACKWARD: (\w+)\s*$")
+ALL_ONLY_MARKER = re.compile(r"// ALL-ONLY-FINDING: (\w+(?: \w+)*)\s*$")
 # An entry of the site table the instrumented copy starts with.
 SITE_ENTRY = re.compile(r'^\s*\{"[^"]*", (\d+), (\d+), "')
 RUNTIME_LINE = re.compile(r"^.*: runtime error: .*$", re.M)
@@ -67,12 +81,29 @@ class Scenario:
         self.findings = set()
         self.needs_saved = False
         self.saved = set()
+        # Findings only the --instrument=all build reports, with the saving
+        # ops they name.
+        self.all_only = set()
+        self.all_only_saved = set()
+
+    def in_mode(self, mode):
+        """What the runtime must report in the build of MODE."""
+        if mode != "all" or not self.all_only:
+            return self
+        merged = Scenario(self.lines[0])
+        merged.lines = self.lines
+        merged.findings = self.findings | self.all_only
+        merged.needs_saved = True
+        merged.saved = self.saved | self.all_only_saved
+        return merged
 
 
 def parse(source):
     """Expected outcomes, and each scenario's lines, static finding
     locations and saved-for-backward markers."""
     expected, scenarios, current = {}, {}, None
+    # Markers of the helpers before the first scenario, by scenario name.
+    all_only, helper_saved = {}, set()
     with open(source) as text:
         for number, line in enumerate(text, start=1):
             run = RUN_LINE.search(line)
@@ -83,6 +114,19 @@ def parse(source):
                 current = scenarios.setdefault(start.group(1),
                                                Scenario(number))
             if not current:
+                marker = SAVED_MARKER.search(line)
+                if marker:
+                    helper_saved.add((number, marker.group(1)))
+                only = ALL_ONLY_MARKER.search(line)
+                if only:
+                    column = len(line) - len(line.lstrip()) + 1
+                    for name in only.group(1).split():
+                        found, saved = all_only.setdefault(name,
+                                                           (set(), set()))
+                        found.add((number, column))
+                        saved |= helper_saved
+                if line.startswith("}"):
+                    helper_saved = set()
                 continue
             current.lines = (current.lines[0], number)
             finding = FINDING.search(line)
@@ -95,6 +139,12 @@ def parse(source):
             marker = SAVED_MARKER.search(line)
             if marker:
                 current.saved.add((number, marker.group(1)))
+    for name, (found, saved) in all_only.items():
+        if name not in scenarios:
+            sys.exit(f"run_instrumented_scenarios.py: ALL-ONLY-FINDING names "
+                     f"no scenario '{name}'")
+        scenarios[name].all_only |= found
+        scenarios[name].all_only_saved |= saved
     return expected, scenarios
 
 
@@ -230,6 +280,19 @@ def check_positive(args, source, binary, scenario, info, message, plain,
     return problems, at[0][1]
 
 
+def runs_as_plain(binary, scenario, plain, what):
+    """What differs from the plain build in a run that must print no runtime
+    line."""
+    problems = []
+    code, out = execute(binary, scenario)
+    if RUNTIME_LINE.search(out):
+        problems.append(what + RUNTIME_LINE.search(out).group(0))
+    if (code, out) != plain:
+        problems.append(what.split(":")[0] + ": output differs from the plain "
+                        "build")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gpuguard", required=True)
@@ -264,19 +327,23 @@ def main():
         problems, where = [], []
         for mode in MODES:
             if outcome == "accepted":
+                if info.all_only:
+                    problems.append("an ALL-ONLY-FINDING marker names this "
+                                    "negative")
                 negative_sites += sum(info.lines[0] <= line <= info.lines[1]
                                       for line in sites[mode])
-                code, out = execute(binaries[mode], scenario)
-                if RUNTIME_LINE.search(out):
-                    problems.append(f"{mode}: runtime error on a negative: " +
-                                    RUNTIME_LINE.search(out).group(0))
-                if (code, out) != plain:
-                    problems.append(f"{mode}: output differs from the plain "
-                                    "build")
+                problems += runs_as_plain(binaries[mode], scenario, plain,
+                                          f"{mode}: runtime error on a "
+                                          "negative: ")
+            elif info.all_only and not info.in_mode(mode).findings:
+                # Only the other build checks this write.
+                problems += runs_as_plain(binaries[mode], scenario, plain,
+                                          f"{mode}: runtime error without a "
+                                          "site: ")
             else:
                 found, first = check_positive(args, source, binaries[mode],
-                                              scenario, info, message, plain,
-                                              notes)
+                                              scenario, info.in_mode(mode),
+                                              message, plain, notes)
                 problems += [f"{mode}: {p}" for p in found]
                 if first:
                     where.append(f"{mode} at {first[0]}:{first[1]}")

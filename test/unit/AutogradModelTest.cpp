@@ -103,11 +103,13 @@ TEST(TorchOpsTest, NothingIsSavedWithoutAnInputThatNeedsGrad) {
 
 /// A snippet parsed against the mock LibTorch header, and the findings of
 /// its function \p Name (`f` unless told), each as "line:kind" with the line
-/// counted from the body's brace and kind `leaf` or `saved`.
+/// counted from the body's brace and kind `leaf`, `saved` or (with
+/// \p WithCandidates) `maybe`.
 class AutogradModelTest : public ::testing::Test {
 protected:
   std::vector<std::string> findingsOf(const std::string &Code,
-                                      const std::string &Name = "f") {
+                                      const std::string &Name = "f",
+                                      bool WithCandidates = false) {
     Unit = gpuguard::test::parseTorch(Code);
     std::vector<std::string> Result;
     if (!Unit || Unit->getDiagnostics().hasErrorOccurred())
@@ -119,12 +121,14 @@ protected:
       return Result;
     }
     for (const InplaceAutogradFinding &Finding : findInplaceAutogradErrors(
-             *F, Context, collectParameterFields(Context)))
-      Result.push_back(std::to_string(gpuguard::test::lineInBody(
-                           *F, Finding.Op->getBeginLoc())) +
-                       (Finding.Kind == InplaceAutogradFinding::LeafRequiresGrad
-                            ? ":leaf"
-                            : ":saved"));
+             *F, Context, collectParameterFields(Context), WithCandidates))
+      Result.push_back(
+          std::to_string(
+              gpuguard::test::lineInBody(*F, Finding.Op->getBeginLoc())) +
+          (Finding.Kind == InplaceAutogradFinding::LeafRequiresGrad ? ":leaf"
+           : Finding.Kind == InplaceAutogradFinding::SavedForBackward
+               ? ":saved"
+               : ":maybe"));
     return Result;
   }
 
@@ -186,6 +190,26 @@ TEST_F(AutogradModelTest, NoFindingWithoutALaterBackward) {
     return y;
   })"),
             Findings());
+}
+
+TEST_F(AutogradModelTest, CandidatesOnlyWhenAskedFor) {
+  std::string Code = R"(torch::Tensor f(torch::Tensor p) {
+    auto x = torch::randn({3}, torch::requires_grad());
+    auto z = torch::sigmoid(x);
+    z.mul_(2);
+    z.sum().backward();
+    z.mul_(2);
+    auto y = torch::sigmoid(x);
+    y.mul_(2);
+    auto u = torch::sigmoid(p);
+    u.add_(1);
+    return y.sum();
+  })";
+  EXPECT_EQ(findingsOf(Code), (Findings{"3:saved"}));
+  // Not a write after the backward(), nor one to a tensor nothing is known
+  // to have saved.
+  EXPECT_EQ(findingsOf(Code, "f", /*WithCandidates=*/true),
+            (Findings{"3:saved", "7:maybe"}));
 }
 
 TEST_F(AutogradModelTest, RebindingForgetsTheSave) {

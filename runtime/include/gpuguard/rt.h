@@ -105,6 +105,11 @@ enum SiteKind : unsigned {
   TorchSavedForBackward = 28,
   TorchInplaceWrite = 29,
   TorchOneHotRange = 30, ///< one_hot: 0 <= value < num_classes
+  /// A saving op's saved tensor and result: checked when backward() reaches
+  /// the node that saved it.
+  TorchSavedForBackwardNode = 31,
+  /// An in-place write that such a check names if it changed a saved tensor.
+  TorchInplaceWriteDeferred = 32,
 };
 
 /// One entry of an instrumented file's site table (host memory only).

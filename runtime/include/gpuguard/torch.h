@@ -9,9 +9,13 @@
 /// are recorded, in whatever order C++ evaluated them, the check runs, before
 /// the op itself: one device, index and class-label ranges, denominators
 /// free of zeros, finite floats before an integer cast, loss shapes, and
-/// in-place writes to a tensor autograd saved for backward. A failure is
-/// reported once per site (see <gpuguard/report.h>) and the op then runs as
-/// written, so PyTorch's own error, if any, follows.
+/// in-place writes to a tensor autograd saved for backward. With
+/// --instrument=all, a write no backward() is seen to follow is checked
+/// later, when a backward() reaches the node that saved the tensor (the
+/// saving op's site captures the tensor and the op's result, whose grad_fn
+/// that node is). A failure is reported once per site (see
+/// <gpuguard/report.h>) and the op then runs as written, so PyTorch's own
+/// error, if any, follows.
 ///
 /// Link gpuguard::runtime_torch. With GPUGUARD_RT_DISABLE defined, operand()
 /// returns its operand and nothing else happens.

@@ -10,8 +10,12 @@
 #include <gpuguard/report.h>
 #include <gpuguard/torch.h>
 
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/function_hook.h>
+
 #include <array>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -170,7 +174,8 @@ void checkNonZero(const SiteInfo &Site, const Captured &Denominator) {
     return;
   }
   if (Denominator.Number && *Denominator.Number == 0)
-    reportHost(Site, "division by zero", "'" + std::string(Site.What) + "' is 0");
+    reportHost(Site, "division by zero",
+               "'" + std::string(Site.What) + "' is 0");
 }
 
 void checkFinite(const SiteInfo &Site, const Captured &Value) {
@@ -219,8 +224,8 @@ void checkLossShape(const SiteInfo &Site, const Captured &Input,
   // warning, and rejects other shapes; either way the shapes must agree.
   if (In.sizes() != Tg.sizes())
     reportHost(Site, "loss input and target shapes differ",
-               "input " + shape(In) + ", target " + shape(Tg) + " in '" +
-                   Loss + "'");
+               "input " + shape(In) + ", target " + shape(Tg) + " in '" + Loss +
+                   "'");
 }
 
 /// Tensors an op saved for backward, with the version it saved.
@@ -250,9 +255,9 @@ void recordSaved(const SiteInfo &Site, const Captured &Value) {
                                        R.Site == &Site);
                              }),
               Saved.end());
-  Saved.push_back({c10::weak_intrusive_ptr<c10::TensorImpl>(
-                       T.getIntrusivePtr()),
-                   T.storage().unsafeGetStorageImpl(), T._version(), &Site});
+  Saved.push_back(
+      {c10::weak_intrusive_ptr<c10::TensorImpl>(T.getIntrusivePtr()),
+       T.storage().unsafeGetStorageImpl(), T._version(), &Site});
 }
 
 void checkInplaceWrite(const SiteInfo &Site, const Captured &Value) {
@@ -286,8 +291,8 @@ void checkInplaceWrite(const SiteInfo &Site, const Captured &Value) {
       if (R.Storage != Storage)
         continue;
       c10::intrusive_ptr<c10::TensorImpl> Live = R.Impl.lock();
-      if (Live && static_cast<int64_t>(Live->version_counter().current_version()) ==
-                      R.Version) {
+      if (Live && static_cast<int64_t>(
+                      Live->version_counter().current_version()) == R.Version) {
         SavedAt = R.Site;
         Version = R.Version;
         break;
@@ -298,11 +303,142 @@ void checkInplaceWrite(const SiteInfo &Site, const Captured &Value) {
     reportHost(Site, "in-place write to a tensor saved for backward",
                "'" + std::string(Site.What) + "' changes version " +
                    std::to_string(Version) + "; backward() will fail",
-               *SavedAt, ("saved by '" + std::string(SavedAt->What) + "'").c_str());
+               *SavedAt,
+               ("saved by '" + std::string(SavedAt->What) + "'").c_str());
 }
 
-void runCheck(const SiteInfo &Site, const std::array<Captured, MaxOperands> &Ops,
-              unsigned Count) {
+/// A tensor that an autograd node saved for backward, as the node's pre-hook
+/// checks it: the sites of --instrument=all, where no backward() is seen.
+struct NodeSave {
+  /// What the node holds is a copy of a saved result, not the result's
+  /// TensorImpl: the storage and version counter they share identify it.
+  c10::weak_intrusive_ptr<c10::StorageImpl> Storage;
+  c10::VariableVersion Counter;
+  int64_t Version;
+  const SiteInfo *Site;
+  /// The first instrumented in-place write that changed it.
+  const SiteInfo *Writer = nullptr;
+};
+
+/// The saves of one node, owned by its pre-hook and so gone with the node.
+struct NodeSaves {
+  std::vector<NodeSave> Saves;
+};
+
+std::mutex NodeMutex;
+/// Nodes with a pre-hook, by address; an expired entry's node is gone.
+std::unordered_map<const ::torch::autograd::Node *, std::weak_ptr<NodeSaves>>
+    HookedNodes;
+size_t PruneHookedNodesAt = 64;
+
+/// Runs when backward() reaches a hooked node, before the node unpacks what
+/// it saved: a saved tensor whose version changed since is what PyTorch is
+/// about to reject.
+void checkNodeSaves(const NodeSaves &Node) {
+  std::vector<std::pair<const SiteInfo *, const SiteInfo *>> Changed;
+  std::vector<int64_t> Versions;
+  {
+    std::lock_guard<std::mutex> Lock(NodeMutex);
+    for (const NodeSave &S : Node.Saves) {
+      if (!S.Writer ||
+          static_cast<int64_t>(S.Counter.current_version()) == S.Version)
+        continue;
+      Changed.emplace_back(S.Writer, S.Site);
+      Versions.push_back(S.Version);
+    }
+  }
+  for (size_t I = 0; I < Changed.size(); ++I)
+    reportHost(
+        *Changed[I].first, "in-place write to a tensor saved for backward",
+        "'" + std::string(Changed[I].first->What) +
+            "' changed it from version " + std::to_string(Versions[I]) +
+            " and backward() reached the node that saved it",
+        *Changed[I].second,
+        ("saved by '" + std::string(Changed[I].second->What) + "'").c_str());
+}
+
+class SavedVersionHook : public ::torch::autograd::FunctionPreHook {
+public:
+  explicit SavedVersionHook(std::shared_ptr<NodeSaves> Saves)
+      : Saves(std::move(Saves)) {}
+  ::torch::autograd::variable_list
+  operator()(const ::torch::autograd::variable_list &Grads) override {
+    checkNodeSaves(*Saves);
+    return Grads;
+  }
+
+private:
+  std::shared_ptr<NodeSaves> Saves;
+};
+
+/// At a saving op of --instrument=all: \p Saved as \p Result's grad_fn saved
+/// it.
+void recordNodeSave(const SiteInfo &Site, const at::Tensor &Saved,
+                    const at::Tensor &Result) {
+  if (!Saved.defined() || !Saved.has_storage() || !Result.defined() ||
+      !Result.requires_grad())
+    return;
+  const std::shared_ptr<::torch::autograd::Node> &Node = Result.grad_fn();
+  if (!Node)
+    return;
+  // An op saves an input only when a gradient that needs it is computed
+  // (`a * c` keeps no `a` when `c` does not require grad): with every
+  // input's gradient computed, all it may save is saved.
+  for (const ::torch::autograd::Edge &Edge : Node->next_edges())
+    if (!Edge.is_valid())
+      return;
+  std::shared_ptr<NodeSaves> Saves;
+  bool NewHook = false;
+  {
+    std::lock_guard<std::mutex> Lock(NodeMutex);
+    if (HookedNodes.size() >= PruneHookedNodesAt) {
+      for (auto It = HookedNodes.begin(); It != HookedNodes.end();)
+        It = It->second.expired() ? HookedNodes.erase(It) : std::next(It);
+      PruneHookedNodesAt = std::max<size_t>(64, 2 * HookedNodes.size());
+    }
+    std::weak_ptr<NodeSaves> &Entry = HookedNodes[Node.get()];
+    Saves = Entry.lock();
+    if (!Saves) {
+      Saves = std::make_shared<NodeSaves>();
+      Entry = Saves;
+      NewHook = true;
+    }
+    const c10::StorageImpl *Storage = Saved.storage().unsafeGetStorageImpl();
+    for (const NodeSave &S : Saves->Saves)
+      if (S.Storage._unsafe_get_target() == Storage && S.Site == &Site)
+        return;
+    Saves->Saves.push_back({Saved.storage().getWeakStorageImpl(),
+                            Saved.unsafeGetTensorImpl()->version_counter(),
+                            Saved._version(), &Site});
+  }
+  if (NewHook)
+    Node->add_pre_hook(std::make_unique<SavedVersionHook>(Saves));
+}
+
+/// At an in-place write of --instrument=all, before it runs: names it as
+/// the writer of the saved tensors it is about to change.
+void recordDeferredWrite(const SiteInfo &Site, const Captured &Value) {
+  const at::Tensor &T = Value.Tensor;
+  if (!T.defined() || !T.has_storage())
+    return;
+  // Views share their base's storage and version counter.
+  const c10::StorageImpl *Storage = T.storage().unsafeGetStorageImpl();
+  std::lock_guard<std::mutex> Lock(NodeMutex);
+  for (const auto &Entry : HookedNodes) {
+    std::shared_ptr<NodeSaves> Saves = Entry.second.lock();
+    if (!Saves)
+      continue;
+    for (NodeSave &S : Saves->Saves) {
+      if (!S.Writer && !S.Storage.expired() &&
+          S.Storage._unsafe_get_target() == Storage &&
+          static_cast<int64_t>(S.Counter.current_version()) == S.Version)
+        S.Writer = &Site;
+    }
+  }
+}
+
+void runCheck(const SiteInfo &Site,
+              const std::array<Captured, MaxOperands> &Ops, unsigned Count) {
   switch (Site.Kind) {
   case TorchSameDevice:
     checkSameDevice(Site, Ops, Count);
@@ -335,6 +471,12 @@ void runCheck(const SiteInfo &Site, const std::array<Captured, MaxOperands> &Ops
     break;
   case TorchInplaceWrite:
     checkInplaceWrite(Site, Ops[0]);
+    break;
+  case TorchSavedForBackwardNode:
+    recordNodeSave(Site, Ops[0].Tensor, Ops[Count >= 2 ? 1 : 0].Tensor);
+    break;
+  case TorchInplaceWriteDeferred:
+    recordDeferredWrite(Site, Ops[0]);
     break;
   case TorchOneHotRange:
     checkOneHot(Site, Ops[0], Count >= 2 ? &Ops[1] : nullptr);

@@ -8,9 +8,9 @@
 // RUN: FileCheck %s --check-prefix=FINDINGS < %t.findings
 // RUN: cmp %t.cpp %t.orig
 // RUN: %gpuguard instrument --quiet --instrument=all -o %t/all %t.cpp -- %torch_mock_flags > /dev/null 2>&1
-// RUN: FileCheck %s --check-prefix=ALL -DSRC=%t.cpp < %t/all%t.cpp
-// The copy compiles against the mock headers and the runtime's declarations.
-// RUN: %clangxx -fsyntax-only %torch_mock_flags -I%S/Inputs %t/flagged%t.cpp
+// RUN: FileCheck %s --check-prefix=ALL -DSRC=%t.cpp < %t/all%t.cpp && FileCheck %s --check-prefix=ALL-SITES -DSRC=%t.cpp < %t/all%t.cpp
+// The copies compile against the mock headers and the runtime's declarations.
+// RUN: %clangxx -fsyntax-only %torch_mock_flags -I%S/Inputs %t/flagged%t.cpp && %clangxx -fsyntax-only %torch_mock_flags -I%S/Inputs %t/all%t.cpp
 
 // FLAGGED: // Instrumented copy of [[SRC]] made by 'gpuguard instrument'; edit the original.
 // FLAGGED-NEXT: #include <gpuguard/torch.h>
@@ -78,4 +78,34 @@ torch::Tensor shapes() {
   auto target = torch::rand({4});
   return F::mse_loss(input, target);
 // FLAGGED: return F::mse_loss(::gpuguard::rt::torch::operand(gpuguard_sites_[5], 0, 2, input), ::gpuguard::rt::torch::operand(gpuguard_sites_[5], 1, 2, target));
+}
+
+// No backward() follows these writes to saved tensors: not findings, and
+// instrumented with --instrument=all only, to be checked if a backward()
+// reaches the node that saved the tensor.
+torch::Tensor candidateResult(bool grad) {
+  auto x = torch::randn({3}, torch::requires_grad(grad));
+  auto y = torch::sigmoid(x);
+// ALL-SITES-DAG: {"[[SRC]]", [[#@LINE-1]], 12, "candidateResult", "torch-inplace-autograd", 31, -1, "sigmoid"},
+// FLAGGED: {{^}}  auto y = torch::sigmoid(x);{{$}}
+// ALL: auto y = ::gpuguard::rt::torch::operand(gpuguard_sites_{{\[}}[[RESULT:[0-9]+]]{{\]}}, 0, 1, torch::sigmoid(x));
+  y.mul_(2);
+// ALL-SITES-DAG: {"[[SRC]]", [[#@LINE-1]], 3, "candidateResult", "torch-inplace-autograd", 32, {{[0-9]+}}, "mul_"},
+// FLAGGED: {{^}}  y.mul_(2);{{$}}
+// ALL: ::gpuguard::rt::torch::operand(gpuguard_sites_[{{[0-9]+}}], 0, 1, y).mul_(2);
+  return y.sum();
+}
+
+torch::Tensor candidateOperand(bool grad) {
+  auto x = torch::randn({3}, torch::requires_grad(grad));
+  auto y = x * 2;
+  auto z = y.pow(2);
+// ALL-SITES-DAG: {"[[SRC]]", [[#@LINE-1]], 12, "candidateOperand", "torch-inplace-autograd", 31, -1, "pow"},
+// FLAGGED: {{^}}  auto z = y.pow(2);{{$}}
+// ALL: auto z = ::gpuguard::rt::torch::operand(gpuguard_sites_{{\[}}[[OPERAND:[0-9]+]]{{\]}}, 1, 2, ::gpuguard::rt::torch::operand(gpuguard_sites_{{\[}}[[OPERAND]]{{\]}}, 0, 2, y).pow(2));
+  y.add_(1);
+// ALL-SITES-DAG: {"[[SRC]]", [[#@LINE-1]], 3, "candidateOperand", "torch-inplace-autograd", 32, {{[0-9]+}}, "add_"},
+// FLAGGED: {{^}}  y.add_(1);{{$}}
+// ALL: ::gpuguard::rt::torch::operand(gpuguard_sites_[{{[0-9]+}}], 0, 1, y).add_(1);
+  return z.sum();
 }

@@ -19,6 +19,7 @@
 // RUN: %torch_run --binary=%t.bin %s saved_written_without_grad --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s other_operand_saved --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s saved_in_earlier_iteration --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s helper_result_backpropagated --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s leaf_under_no_grad --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s leaf_under_grad_mode_off --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s clone_and_detach_of_leaf --expect=accepted
@@ -30,12 +31,17 @@
 // RUN: %torch_run --binary=%t.bin %s add_saves_nothing --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s backward_each_iteration --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s training_loop --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_result_not_backpropagated --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_inference_without_no_grad --expect=accepted
 
 // Each positive is an in-place write PyTorch's autograd rejects: into a leaf
 // that requires grad (raised at the write), or into a tensor an op saved for
 // backward (raised by backward()). Each negative is a near twin it accepts.
 // A SAVED-FOR-BACKWARD marker is on the line of the op that saved the tensor
-// a positive writes to: the instrumented build must name it there.
+// a positive writes to: the instrumented build must name it there. A write
+// in a helper that no backward() follows is no finding; its ALL-ONLY-FINDING
+// marker names the positives that run backward() through it, which only the
+// --instrument=all build reports.
 #include <torch/torch.h>
 #include "torch_scenarios.h"
 
@@ -43,6 +49,15 @@ struct Affine : torch::nn::Module {
   Affine() { scale = register_parameter("scale", torch::ones({3})); }
   torch::Tensor scale;
 };
+
+/// Writes to a tensor sigmoid saved: fine unless the caller runs backward()
+/// through the result.
+torch::Tensor scaledSigmoidSum(bool grad) {
+  auto x = torch::randn({3}, torch::requires_grad(grad));
+  auto y = torch::sigmoid(x); // SAVED-FOR-BACKWARD: sigmoid
+  y.mul_(2); // ALL-ONLY-FINDING: helper_result_backpropagated
+  return y.sum();
+}
 
 // Positives.
 
@@ -199,6 +214,11 @@ GPUGUARD_SCENARIO(saved_in_earlier_iteration) {
   loss.backward();
 }
 
+GPUGUARD_SCENARIO(helper_result_backpropagated) {
+  auto s = scaledSigmoidSum(true);
+  s.backward();
+}
+
 // Negatives.
 
 GPUGUARD_SCENARIO(leaf_under_no_grad) {
@@ -298,4 +318,14 @@ GPUGUARD_SCENARIO(training_loop) {
       w.grad().zero_();
     }
   }
+}
+
+GPUGUARD_SCENARIO(helper_result_not_backpropagated) {
+  auto s = scaledSigmoidSum(true);
+  std::printf("%d\n", static_cast<int>(s.requires_grad()));
+}
+
+GPUGUARD_SCENARIO(helper_inference_without_no_grad) {
+  auto s = scaledSigmoidSum(false);
+  std::printf("%d\n", static_cast<int>(s.requires_grad()));
 }
