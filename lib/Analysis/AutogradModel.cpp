@@ -623,8 +623,9 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
                       elementCall(NextS->getStmt()))
                 Later = isBackwardCall(*NextCall);
           Finding.BackwardByCaller = !Later && SuccReachesExit;
-          if (Later || Finding.BackwardByCaller || WithCandidates) {
-            Finding.Kind = Later || Finding.BackwardByCaller
+          bool BackwardFollows = Later || Finding.BackwardByCaller;
+          if (BackwardFollows || WithCandidates) {
+            Finding.Kind = BackwardFollows
                                ? InplaceAutogradFinding::SavedForBackward
                                : InplaceAutogradFinding::MaybeSavedForBackward;
             Finding.Origin = Saved->second.Op->getBeginLoc();

@@ -267,19 +267,34 @@ void note(const llvm::Twine &Message) {
   llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
 }
 
-/// A warning about how one file is set up (an nvcc flag dropped, and the
-/// like). \p Key is the same for every repeat of one problem.
-struct SetupWarning {
+/// What gpuguard says about how one file is set up (an nvcc flag dropped,
+/// the LibTorch it uses). \p Key is the same for every repeat of one message.
+struct SetupMessage {
   std::string Key;
   std::string Text;
-  /// Printed as a note, not a warning.
   bool IsNote = false;
 };
 
-/// Where the set-up warnings of the file this thread is checking go: into
+void say(const SetupMessage &Message) {
+  if (Message.IsNote)
+    note(Message.Text);
+  else
+    warning(Message.Text);
+}
+
+/// Where the set-up messages of the file this thread is checking go: into
 /// its outcome, which the main thread prints in input order. Null outside a
 /// check.
-thread_local std::vector<SetupWarning> *CollectedSetup = nullptr;
+thread_local std::vector<SetupMessage> *CollectedSetup = nullptr;
+
+/// Collects \p Message for the file being checked, or says it at once
+/// outside a check.
+void setupMessage(SetupMessage Message) {
+  if (CollectedSetup)
+    CollectedSetup->push_back(std::move(Message));
+  else
+    say(Message);
+}
 
 std::string makeAbsolute(llvm::StringRef Path) {
   llvm::SmallString<256> Absolute(Path);
@@ -753,7 +768,7 @@ struct FileOutcome {
   std::vector<Message> InstrumentMessages;
   /// Printed before the findings, each once per run: the first file in
   /// input order that has one names it, whatever the number of threads.
-  std::vector<SetupWarning> Setup;
+  std::vector<SetupMessage> Setup;
   int Exit = Success;
 };
 
@@ -1157,10 +1172,7 @@ int runGpuGuard(int Argc, const char **Argv) {
   // the first file in input order whose command holds it.
   Database.setWarningHandler(
       [](llvm::StringRef Key, const llvm::Twine &Message) {
-        if (CollectedSetup)
-          CollectedSetup->push_back({Key.str(), Message.str()});
-        else
-          warning(Message);
+        setupMessage({Key.str(), Message.str()});
       });
   frontend::TorchDefaults::Options TorchOptions;
   TorchOptions.UsePch = TorchPch;
@@ -1172,13 +1184,7 @@ int runGpuGuard(int Argc, const char **Argv) {
   auto Collect = [](bool IsNote) {
     return [IsNote](const llvm::Twine &Message) {
       std::string Text = Message.str();
-      if (CollectedSetup)
-        CollectedSetup->push_back(
-            {(IsNote ? "torch-note:" : "torch-warning:") + Text, Text, IsNote});
-      else if (IsNote)
-        note(Text);
-      else
-        warning(Text);
+      setupMessage({"torch:" + Text, Text, IsNote});
     };
   };
   if (!Quiet) {
@@ -1217,15 +1223,11 @@ int runGpuGuard(int Argc, const char **Argv) {
   bool FixesHeldBack = false;
   // Prints what one file produced. Called in input order, whatever order the
   // workers finish in, so that the output never depends on -j.
-  llvm::StringSet<> SetupWarned;
+  llvm::StringSet<> SetupSaid;
   auto Report = [&](const std::string &File, FileOutcome Outcome) {
-    for (const SetupWarning &Setup : Outcome.Setup)
-      if (SetupWarned.insert(Setup.Key).second) {
-        if (Setup.IsNote)
-          note(Setup.Text);
-        else
-          warning(Setup.Text);
-      }
+    for (const SetupMessage &Setup : Outcome.Setup)
+      if (SetupSaid.insert(Setup.Key).second)
+        say(Setup);
     std::vector<ClangTidyError> Errors =
         Reporter->take(std::move(Outcome.Errors));
     bool DisableFixes = !Outcome.Parsed && !FixErrors;

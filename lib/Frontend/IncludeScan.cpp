@@ -147,12 +147,13 @@ bool IncluderFinder::visit(const std::string &File,
   // A file found not to include a changed header while one of the files
   // above it was still being scanned (an include cycle) may yet include one
   // through that file: it is looked at again when reached another way.
-  if (Includes)
-    It = States.find(Key), It->second = State::Includes;
-  else if (SubtreeIncomplete)
-    States.erase(Key), Incomplete = true;
-  else
-    States.find(Key)->second = State::DoesNotInclude;
+  // (`It` may be stale: the scan of the includes added entries.)
+  if (SubtreeIncomplete && !Includes) {
+    States.erase(Key);
+    Incomplete = true;
+  } else {
+    States[Key] = Includes ? State::Includes : State::DoesNotInclude;
+  }
   return Includes;
 }
 

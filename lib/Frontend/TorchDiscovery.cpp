@@ -302,33 +302,33 @@ llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
 }
 
 void TorchDefaults::decide() {
-  auto warn = [this](const llvm::Twine &Text) {
+  auto AddWarning = [this](const llvm::Twine &Text) {
     Messages.emplace_back(true, Text.str());
   };
-  auto note = [this](const llvm::Twine &Text) {
+  auto AddNote = [this](const llvm::Twine &Text) {
     Messages.emplace_back(false, Text.str());
   };
   Flags = {"-std=c++17"};
   std::optional<TorchInstallation> Torch = findTorch();
   if (!Torch) {
-    warn("no LibTorch found ($Torch_DIR, $LIBTORCH, CMake packages, "
-         "/usr/include) for files that include it; set "
-         "LIBTORCH=<unpacked libtorch> or Torch_DIR=<dir of "
-         "TorchConfig.cmake>, or pass its flags after '--'");
+    AddWarning("no LibTorch found ($Torch_DIR, $LIBTORCH, CMake packages, "
+               "/usr/include) for files that include it; set "
+               "LIBTORCH=<unpacked libtorch> or Torch_DIR=<dir of "
+               "TorchConfig.cmake>, or pass its flags after '--'");
     return;
   }
   for (const std::string &Dir : Torch->IncludeDirs)
     Flags.insert(Flags.end(), {"-isystem", Dir});
   std::string Version = Torch->Version.empty() ? "" : " " + Torch->Version;
-  note("using LibTorch" + Version + " from " + Torch->Root + " (" +
-       Torch->FoundBy +
-       ") for files that include it; pass -- <flags> or -p to choose "
-       "another");
+  AddNote("using LibTorch" + Version + " from " + Torch->Root + " (" +
+          Torch->FoundBy +
+          ") for files that include it; pass -- <flags> or -p to choose "
+          "another");
   if (!Opts.UsePch)
     return;
   if (Opts.CacheDir.empty()) {
-    warn("--torch-pch: no cache directory ($XDG_CACHE_HOME or $HOME "
-         "unset); parsing <torch/torch.h> in full");
+    AddWarning("--torch-pch: no cache directory ($XDG_CACHE_HOME or $HOME "
+               "unset); parsing <torch/torch.h> in full");
     return;
   }
   if (Opts.Progress &&
@@ -339,8 +339,8 @@ void TorchDefaults::decide() {
   llvm::Expected<std::string> Pch = getTorchPch(
       *Torch, Opts.CacheDir, Opts.ToolVersion, Opts.ClangResourceDir, Built);
   if (!Pch) {
-    warn("--torch-pch: " + llvm::toString(Pch.takeError()) +
-         "; parsing <torch/torch.h> in full");
+    AddWarning("--torch-pch: " + llvm::toString(Pch.takeError()) +
+               "; parsing <torch/torch.h> in full");
     return;
   }
   Flags.insert(Flags.end(), {"-include-pch", *Pch});

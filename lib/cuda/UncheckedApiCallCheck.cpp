@@ -5,6 +5,7 @@
 #include "Analysis/LaunchCheckAnalysis.h"
 #include "Analysis/ResultUse.h"
 #include "Analysis/SourceText.h"
+#include "Analysis/TorchApi.h"
 #include "Instrument/Recorder.h"
 #include "Instrument/SiteSupport.h"
 #include "clang-tidy/utils/OptionsUtils.h"
@@ -363,18 +364,12 @@ void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
           {"data_ptr", "data", "mutable_data_ptr", "const_data_ptr"},
           Method->getName()))
     return;
-  const CXXRecordDecl *Class = Method->getParent();
-  const auto *Namespace =
-      Class ? dyn_cast<NamespaceDecl>(Class->getDeclContext()) : nullptr;
-  if (!Namespace || !Namespace->getIdentifier() ||
-      Namespace->getName() != "at" ||
-      !llvm::is_contained({"TensorBase", "Tensor"}, Class->getName()))
-    return;
   // `t.data_ptr<T>()`: the tensor `t` is wrapped, evaluated once as before.
   // Through a pointer (`p->data_ptr()`) or inside a macro, it is left alone.
   const auto *Member = dyn_cast<MemberExpr>(Call.getCallee()->IgnoreParens());
   const Expr *Object = Call.getImplicitObjectArgument();
   if (!Member || Member->isArrow() || !Object ||
+      !torch::isTensorType(Object->getType()) ||
       isa<CXXThisExpr>(Object->IgnoreImplicit()) ||
       instrument::involvesMacro(Call))
     return;

@@ -228,6 +228,11 @@ void checkLossShape(const SiteInfo &Site, const Captured &Input,
                    "'");
 }
 
+/// How a report of an in-place write names the op that saved the tensor.
+std::string savedBy(const SiteInfo &Saving) {
+  return "saved by '" + std::string(Saving.What) + "'";
+}
+
 /// Tensors an op saved for backward, with the version it saved.
 struct SavedRecord {
   c10::weak_intrusive_ptr<c10::TensorImpl> Impl;
@@ -303,8 +308,7 @@ void checkInplaceWrite(const SiteInfo &Site, const Captured &Value) {
     reportHost(Site, "in-place write to a tensor saved for backward",
                "'" + std::string(Site.What) + "' changes version " +
                    std::to_string(Version) + "; backward() will fail",
-               *SavedAt,
-               ("saved by '" + std::string(SavedAt->What) + "'").c_str());
+               *SavedAt, savedBy(*SavedAt).c_str());
 }
 
 /// A tensor that an autograd node saved for backward, as the node's pre-hook
@@ -335,26 +339,21 @@ size_t PruneHookedNodesAt = 64;
 /// it saved: a saved tensor whose version changed since is what PyTorch is
 /// about to reject.
 void checkNodeSaves(const NodeSaves &Node) {
-  std::vector<std::pair<const SiteInfo *, const SiteInfo *>> Changed;
-  std::vector<int64_t> Versions;
+  std::vector<NodeSave> Changed;
   {
     std::lock_guard<std::mutex> Lock(NodeMutex);
-    for (const NodeSave &S : Node.Saves) {
-      if (!S.Writer ||
-          static_cast<int64_t>(S.Counter.current_version()) == S.Version)
-        continue;
-      Changed.emplace_back(S.Writer, S.Site);
-      Versions.push_back(S.Version);
-    }
+    for (const NodeSave &S : Node.Saves)
+      if (S.Writer &&
+          static_cast<int64_t>(S.Counter.current_version()) != S.Version)
+        Changed.push_back(S);
   }
-  for (size_t I = 0; I < Changed.size(); ++I)
-    reportHost(
-        *Changed[I].first, "in-place write to a tensor saved for backward",
-        "'" + std::string(Changed[I].first->What) +
-            "' changed it from version " + std::to_string(Versions[I]) +
-            " and backward() reached the node that saved it",
-        *Changed[I].second,
-        ("saved by '" + std::string(Changed[I].second->What) + "'").c_str());
+  // Reported outside the lock: halt_on_error may end the program.
+  for (const NodeSave &S : Changed)
+    reportHost(*S.Writer, "in-place write to a tensor saved for backward",
+               "'" + std::string(S.Writer->What) +
+                   "' changed it from version " + std::to_string(S.Version) +
+                   " and backward() reached the node that saved it",
+               *S.Site, savedBy(*S.Site).c_str());
 }
 
 class SavedVersionHook : public ::torch::autograd::FunctionPreHook {
