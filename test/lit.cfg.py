@@ -46,6 +46,9 @@ config.substitutions.append(("%cuda_mock_flags", cuda_mock_flags))
 config.substitutions.append(
     ("%torch_mock_flags", "-std=c++17 -isystem " + os.path.join(inputs, "torch")))
 config.substitutions.append(("%inputs", inputs))
+# The include flags each library of lib/ compiles with (lib/CMakeLists.txt).
+config.substitutions.append(
+    ("%include_roots", os.path.join(config.gpuguard_obj_root, "include-roots")))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 

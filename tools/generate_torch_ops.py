@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates lib/Analysis/TorchOps.inc, gpuguard's tables of ATen ops.
+"""Generates lib/Analysis/Torch/TorchOps.inc, gpuguard's tables of ATen ops.
 
 The tables come from PyTorch's own operator data, never from lists kept by
 hand:
@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tools", "pytorch-data")
 DEFAULT_NATIVE = os.path.join(DATA, "native_functions-1.13.1.yaml")
 DEFAULT_DERIVATIVES = os.path.join(DATA, "derivatives.yaml")
-DEFAULT_OUTPUT = os.path.join(ROOT, "lib", "Analysis", "TorchOps.inc")
+DEFAULT_OUTPUT = os.path.join(ROOT, "lib", "Analysis", "Torch", "TorchOps.inc")
 
 # Reads of a tensor that need only its metadata, which autograd records
 # without saving the tensor.

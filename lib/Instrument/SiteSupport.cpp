@@ -1,7 +1,7 @@
 //===--- SiteSupport.cpp - Shared pieces of runtime-check sites -----------===//
 
 #include "Instrument/SiteSupport.h"
-#include "Analysis/LaunchBuiltins.h"
+#include "Analysis/Cuda/BuiltinVariables.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -114,7 +114,7 @@ bool isInScopeAt(const VarDecl &Var, const Expr &Site, ASTContext &Context) {
 bool isStableAt(const Expr &Value, const Expr &Site,
                 const FunctionDecl &Function, ASTContext &Context) {
   const Expr *E = Value.IgnoreParens();
-  if (getLaunchBuiltin(E))
+  if (getBuiltinComponent(E))
     return true;
   if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
           UnaryExprOrTypeTraitExpr>(E))

@@ -1,9 +1,10 @@
 //===--- DivByZeroCheck.cpp - cuda-div-by-zero ----------------------------===//
 
 #include "cuda/DivByZeroCheck.h"
-#include "Analysis/LaunchBuiltins.h"
-#include "Analysis/NonZeroAnalysis.h"
-#include "Analysis/SourceText.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Core/NonZeroAnalysis.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Cuda/BuiltinVariables.h"
 #include "Instrument/Recorder.h"
 #include "Instrument/SiteSupport.h"
 #include "clang/AST/ASTContext.h"
@@ -42,19 +43,14 @@ void DivByZeroCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
 
 void DivByZeroCheck::registerMatchers(MatchFinder *Finder) {
   // Host code divides by the same values as device code, so every function
-  // is analysed. Templates are analysed once, as written; their
-  // instantiations would repeat every finding.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                                  unless(isInstantiated()),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  // is analysed.
+  Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
 /// Values that CUDA guarantees positive: a launch with a zero block or grid
 /// extent fails before any thread runs, and a dim3 holds such extents.
 static bool isLaunchExtent(const Expr *E) {
-  if (auto Builtin = getLaunchBuiltin(E))
+  if (auto Builtin = getBuiltinComponent(E))
     return !Builtin->isCoordinate();
   E = E->IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {

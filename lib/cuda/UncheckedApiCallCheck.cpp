@@ -1,11 +1,11 @@
 //===--- UncheckedApiCallCheck.cpp - cuda-unchecked-api-call --------------===//
 
 #include "cuda/UncheckedApiCallCheck.h"
-#include "Analysis/CudaApi.h"
-#include "Analysis/LaunchCheckAnalysis.h"
-#include "Analysis/ResultUse.h"
-#include "Analysis/SourceText.h"
-#include "Analysis/TorchApi.h"
+#include "Analysis/Core/ResultUse.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Cuda/CudaApi.h"
+#include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
 #include "Instrument/SiteSupport.h"
 #include "clang-tidy/utils/OptionsUtils.h"
@@ -212,24 +212,24 @@ bool UncheckedApiCallCheck::checksLastErrorInBody(const FunctionDecl &Callee,
   return Checks;
 }
 
-LaunchCheckEvent UncheckedApiCallCheck::classify(const CallExpr &Call,
-                                                 ASTContext &Context) {
+PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
+                                                    ASTContext &Context) {
   StringRef Api = canonicalApiName(calleeName(Call));
   if (isLastErrorQuery(Api))
-    return isHandled(Call, Context) ? LaunchCheckEvent::Check
-                                    : LaunchCheckEvent::None;
+    return isHandled(Call, Context) ? PendingLaunchEffect::Check
+                                    : PendingLaunchEffect::None;
   if (isListedCheck(Call, Context))
-    return LaunchCheckEvent::Check;
+    return PendingLaunchEffect::Check;
   // A helper that returns the error it reads checks only if its caller reads
   // the result in turn.
   if (const FunctionDecl *Callee = Call.getDirectCallee();
       Callee && checksLastErrorInBody(*Callee, Context) &&
       (returnedStatusType(Call, CheckedReturnTypes, Context).empty() ||
        isHandled(Call, Context)))
-    return LaunchCheckEvent::Check;
+    return PendingLaunchEffect::Check;
   if (isSynchronizingApi(Api))
-    return LaunchCheckEvent::Synchronize;
-  return LaunchCheckEvent::None;
+    return PendingLaunchEffect::Synchronize;
+  return PendingLaunchEffect::None;
 }
 
 void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,

@@ -5,9 +5,9 @@
 /// that is dropped, and a kernel launch that no `cudaGetLastError()` checks
 /// before the next synchronising call or the end of the function. Both hide
 /// where a fault happened: an asynchronous kernel error surfaces at a later,
-/// unrelated call, or nowhere. The reasoning lives in Analysis/ResultUse and
-/// Analysis/LaunchCheckAnalysis; this check chooses what counts as a check
-/// and words the diagnostics.
+/// unrelated call, or nowhere. The reasoning lives in Analysis/Core/ResultUse
+/// and Analysis/Cuda/UncheckedLaunchAnalysis; this check chooses what counts
+/// as a check and words the diagnostics.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +22,7 @@
 #include <vector>
 
 namespace gpuguard {
-enum class LaunchCheckEvent;
+enum class PendingLaunchEffect;
 } // namespace gpuguard
 
 namespace gpuguard::cuda {
@@ -42,8 +42,8 @@ private:
                             clang::ASTContext &Context);
   void checkLaunches(const clang::FunctionDecl &Function,
                      clang::ASTContext &Context);
-  LaunchCheckEvent classify(const clang::CallExpr &Call,
-                            clang::ASTContext &Context);
+  PendingLaunchEffect classify(const clang::CallExpr &Call,
+                               clang::ASTContext &Context);
   bool isListedCheck(const clang::CallExpr &Call,
                      const clang::ASTContext &Context) const;
   bool checksLastErrorInBody(const clang::FunctionDecl &Callee,

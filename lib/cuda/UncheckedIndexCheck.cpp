@@ -1,9 +1,11 @@
 //===--- UncheckedIndexCheck.cpp - cuda-unchecked-index -------------------===//
 
 #include "cuda/UncheckedIndexCheck.h"
-#include "Analysis/GuardAnalysis.h"
-#include "Analysis/SourceText.h"
-#include "Analysis/ThreadIndexProvenance.h"
+#include "Analysis/Core/ExprShape.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Cuda/GuardAnalysis.h"
+#include "Analysis/Cuda/ThreadIndexProvenance.h"
 #include "Instrument/Recorder.h"
 #include "Instrument/SiteSupport.h"
 #include "clang/AST/ASTContext.h"
@@ -39,15 +41,10 @@ void UncheckedIndexCheck::storeOptions(
 }
 
 void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
-  // Templates are analysed once, as written; their instantiations would
-  // repeat every finding.
-  Finder->addMatcher(
-      functionDecl(isDefinition(),
-                   anyOf(hasAttr(attr::CUDAGlobal), hasAttr(attr::CUDADevice)),
-                   unless(isInstantiated()),
-                   unless(isExpansionInSystemHeader()))
-          .bind("function"),
-      this);
+  Finder->addMatcher(writtenFunctionDefinition(anyOf(hasAttr(attr::CUDAGlobal),
+                                                     hasAttr(attr::CUDADevice)))
+                         .bind("function"),
+                     this);
 }
 
 /// The side of the guard comparison that \p Part is compared with (`n` in
@@ -206,28 +203,6 @@ void UncheckedIndexCheck::noteDefinition(
         << Variable->getName() << Inputs;
 }
 
-/// The terms of a sum, casts stripped and constants left out: `i`, `j` for
-/// `i + j - 1`.
-static void additiveTerms(const Expr *E, const ASTContext &Context,
-                          llvm::SmallVectorImpl<const Expr *> &Terms) {
-  E = stripIndexCasts(E);
-  if (const auto *Sum = dyn_cast<BinaryOperator>(E)) {
-    if (Sum->getOpcode() == BO_Add) {
-      additiveTerms(Sum->getLHS(), Context, Terms);
-      additiveTerms(Sum->getRHS(), Context, Terms);
-      return;
-    }
-    if (Sum->getOpcode() == BO_Sub && !Sum->getRHS()->isValueDependent() &&
-        Sum->getRHS()->isIntegerConstantExpr(Context)) {
-      additiveTerms(Sum->getLHS(), Context, Terms);
-      return;
-    }
-  }
-  if (!E->isValueDependent() && E->isIntegerConstantExpr(Context))
-    return;
-  Terms.push_back(E);
-}
-
 /// A variable or a member of one (`p`, `s.p`, `this->p`): a pointer that
 /// can be read again, unchanged, to find its allocation.
 static bool isNamedPointer(const Expr *E) {
@@ -257,7 +232,8 @@ UncheckedIndexCheck::knownBound(const UnguardedAccess &Finding,
       Problem.Kind != IndexProblemKind::LaunchExtentOffset)
     return std::nullopt;
   llvm::SmallVector<const Expr *, 4> Terms;
-  additiveTerms(Access.Index, Context, Terms);
+  int64_t IgnoredConstant = 0;
+  flattenSum(Access.Index, Context, Terms, IgnoredConstant);
   const Expr *Part = stripIndexCasts(Problem.Part);
   const Expr *Addend =
       Problem.Addend ? stripIndexCasts(Problem.Addend) : nullptr;
@@ -284,7 +260,7 @@ UncheckedIndexCheck::knownBound(const UnguardedAccess &Finding,
     return std::nullopt;
   // A bound with an offset of its own (`i < n - 1`) leaves the extent open.
   llvm::SmallVector<const Expr *, 4> BoundTerms;
-  additiveTerms(Bound, Context, BoundTerms);
+  flattenSum(Bound, Context, BoundTerms, IgnoredConstant);
   if (BoundTerms.size() != 1 || BoundTerms.front() != stripIndexCasts(Bound))
     return std::nullopt;
   return instrument::writtenText(*Bound, Context);

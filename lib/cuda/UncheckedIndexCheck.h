@@ -13,7 +13,7 @@
 #ifndef GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
 #define GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
 
-#include "Analysis/GuardAnalysis.h"
+#include "Analysis/Cuda/GuardAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <optional>

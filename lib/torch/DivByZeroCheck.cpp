@@ -1,9 +1,10 @@
 //===--- DivByZeroCheck.cpp - torch-div-by-zero ---------------------------===//
 
 #include "torch/DivByZeroCheck.h"
-#include "Analysis/SourceText.h"
-#include "Analysis/TensorDenominators.h"
-#include "Analysis/TorchApi.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Torch/TensorDenominatorAnalysis.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -14,13 +15,7 @@ using namespace clang::ast_matchers;
 namespace gpuguard::torch {
 
 void DivByZeroCheck::registerMatchers(MatchFinder *Finder) {
-  // Templates are analysed once, as written; their instantiations would
-  // repeat every finding.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                                  unless(isInstantiated()),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
 /// Why a denominator of \p Kind can be zero, after "division by '...', ".

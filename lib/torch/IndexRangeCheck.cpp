@@ -1,8 +1,9 @@
 //===--- IndexRangeCheck.cpp - torch-index-range --------------------------===//
 
 #include "torch/IndexRangeCheck.h"
-#include "Analysis/SourceText.h"
-#include "Analysis/TorchApi.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -15,12 +16,7 @@ namespace gpuguard::torch {
 constexpr int64_t DefaultIgnoreIndex = -100;
 
 void IndexRangeCheck::registerMatchers(MatchFinder *Finder) {
-  // Templates are analysed once, as written.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                                  unless(isInstantiated()),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
 void IndexRangeCheck::check(const MatchFinder::MatchResult &Result) {
@@ -105,8 +101,8 @@ void IndexRangeCheck::checkCall(const Expr *E, const TensorFacts &Facts,
   };
 
   // Module calls: emb(ids), emb->forward(ids), loss(logits, labels).
-  if (std::optional<ModuleCall> Call = getModuleCall(E)) {
-    const Expr *Module = Call->Module;
+  if (std::optional<ForwardCall> Call = getModuleCall(E)) {
+    const Expr *Module = Call->Object;
     const auto &Inputs = Call->Args;
     StringRef Builtin = builtinModuleName(moduleClass(Module->getType()));
     if (Builtin == "Embedding" && Inputs.size() == 1) {

@@ -16,7 +16,7 @@
 #ifndef GPUGUARD_TORCH_INDEXRANGECHECK_H
 #define GPUGUARD_TORCH_INDEXRANGECHECK_H
 
-#include "Analysis/TensorFacts.h"
+#include "Analysis/Torch/TensorFacts.h"
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidyCheck.h"
 

@@ -1,7 +1,8 @@
 //===--- InplaceAutogradCheck.cpp - torch-inplace-autograd ----------------===//
 
 #include "torch/InplaceAutogradCheck.h"
-#include "Analysis/TorchApi.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -12,13 +13,7 @@ using namespace clang::ast_matchers;
 namespace gpuguard::torch {
 
 void InplaceAutogradCheck::registerMatchers(MatchFinder *Finder) {
-  // Templates are analysed once, as written; their instantiations would
-  // repeat every finding.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                                  unless(isInstantiated()),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
 /// How a finding names the written tensor: 'w', or "a temporary".

@@ -6,14 +6,15 @@
 /// that requires grad is being used in an in-place operation"), and a write
 /// into a tensor an earlier op saved for backward when a backward() can still
 /// follow ("one of the variables needed for gradient computation has been
-/// modified by an inplace operation"). The reasoning is AutogradModel's.
+/// modified by an inplace operation"). The reasoning is
+/// InplaceAutogradAnalysis's.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H
 #define GPUGUARD_TORCH_INPLACEAUTOGRADCHECK_H
 
-#include "Analysis/AutogradModel.h"
+#include "Analysis/Torch/InplaceAutogradAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <optional>
 

@@ -1,8 +1,9 @@
 //===--- LossShapeCheck.cpp - torch-loss-shape ----------------------------===//
 
 #include "torch/LossShapeCheck.h"
-#include "Analysis/SourceText.h"
-#include "Analysis/TorchApi.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -67,12 +68,7 @@ void LossShapeCheck::instrumentLoss(StringRef Loss, const Expr *Input,
 }
 
 void LossShapeCheck::registerMatchers(MatchFinder *Finder) {
-  // Templates are analysed once, as written.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                                  unless(isInstantiated()),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
 void LossShapeCheck::check(const MatchFinder::MatchResult &Result) {
@@ -87,9 +83,9 @@ void LossShapeCheck::check(const MatchFinder::MatchResult &Result) {
     if (!E)
       return;
     // Modules: criterion(input, target) and criterion->forward(...).
-    if (std::optional<ModuleCall> Module = getModuleCall(E)) {
+    if (std::optional<ForwardCall> Module = getModuleCall(E)) {
       StringRef Builtin =
-          builtinModuleName(moduleClass(Module->Module->getType()));
+          builtinModuleName(moduleClass(Module->Object->getType()));
       if (ruleOf(Builtin) != TargetRule::None && Module->Args.size() == 2)
         checkLoss(Builtin, Module->Args[0], Module->Args[1], Facts, State,
                   Context);

@@ -15,7 +15,7 @@
 #ifndef GPUGUARD_TORCH_LOSSSHAPECHECK_H
 #define GPUGUARD_TORCH_LOSSSHAPECHECK_H
 
-#include "Analysis/TensorFacts.h"
+#include "Analysis/Torch/TensorFacts.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace gpuguard::torch {

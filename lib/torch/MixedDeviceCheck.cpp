@@ -1,9 +1,10 @@
 //===--- MixedDeviceCheck.cpp - torch-mixed-device ------------------------===//
 
 #include "torch/MixedDeviceCheck.h"
-#include "Analysis/DeviceInference.h"
-#include "Analysis/SourceText.h"
-#include "Analysis/TorchApi.h"
+#include "Analysis/Core/FunctionMatchers.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Torch/DeviceInference.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -15,12 +16,7 @@ using namespace clang::ast_matchers;
 namespace gpuguard::torch {
 
 void MixedDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  // Templates are analysed once, as written.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isImplicit()),
-                                  unless(isInstantiated()),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
 /// Ops that take tensors of several devices on purpose: copies between
@@ -101,16 +97,9 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     // A module called with an input on another device than its parameters.
     const Expr *Module = nullptr;
     llvm::ArrayRef<const Expr *> Inputs;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-        Op && Op->getOperator() == OO_Call && Op->getNumArgs() >= 1) {
-      Module = moduleOperand(Op->getArg(0));
-      Inputs = {Op->getArgs() + 1, Op->getNumArgs() - 1};
-    } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E);
-               Member && Member->getMethodDecl() &&
-               Member->getMethodDecl()->getIdentifier() &&
-               Member->getMethodDecl()->getName() == "forward") {
-      Module = moduleOperand(Member->getImplicitObjectArgument());
-      Inputs = {Member->getArgs(), Member->getNumArgs()};
+    if (std::optional<ForwardCall> Call = getForwardCall(E)) {
+      Module = moduleOperand(Call->Object);
+      Inputs = Call->Args;
     }
     llvm::SmallVector<Operand, 4> Operands;
     std::string OpName;

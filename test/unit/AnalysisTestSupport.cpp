@@ -42,9 +42,8 @@ std::unique_ptr<ASTUnit> parseCuda(const std::string &Code) {
 
 std::unique_ptr<ASTUnit> parseTorch(const std::string &Code,
                                     const std::string &Prelude) {
-  std::string Here = __FILE__;
-  std::string MockHeaders =
-      Here.substr(0, Here.find_last_of('/')) + "/../Inputs/torch";
+  // Set by CMake: __FILE__ may be relative to the build directory.
+  std::string MockHeaders = GPUGUARD_TEST_INPUTS_DIR "/torch";
   std::vector<std::string> Args = {"-std=c++17", "-isystem", MockHeaders,
                                    "-resource-dir=" GPUGUARD_CLANG_RESOURCE_DIR,
                                    "-Wno-unused-value"};

@@ -1,5 +1,4 @@
-//===--- AnalysisTestSupport.h - Parsing snippets for unit tests -*- C++
-//-*-===//
+//===--- AnalysisTestSupport.h - Parsing snippets for tests -----*- C++ -*-===//
 ///
 /// \file
 /// Parses a CUDA snippet (device side, Clang's own builtin variables, no

@@ -1,0 +1,98 @@
+//===--- ExprShape.cpp - What an expression is made of --------------------===//
+
+#include "Analysis/Core/ExprShape.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace gpuguard {
+
+const Expr *stripIndexCasts(const Expr *E) {
+  while (E) {
+    if (const auto *Paren = dyn_cast<ParenExpr>(E)) {
+      E = Paren->getSubExpr();
+      continue;
+    }
+    const auto *Cast = dyn_cast<CastExpr>(E);
+    if (!Cast)
+      return E;
+    // A float-to-integer conversion is where NaN becomes an index: keep it.
+    if (Cast->getCastKind() == CK_FloatingToIntegral)
+      return E;
+    const Expr *Sub = Cast->getSubExpr();
+    if (isa<ImplicitCastExpr>(Cast)) {
+      E = Sub;
+      continue;
+    }
+    QualType To = Cast->getType(), From = Sub->getType();
+    if ((To->isIntegralOrEnumerationType() || To->isBooleanType()) &&
+        (From->isIntegralOrEnumerationType() || From->isBooleanType())) {
+      E = Sub;
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+std::optional<int64_t> integerConstant(const Expr *E,
+                                       const ASTContext &Context) {
+  if (E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (std::optional<llvm::APSInt> Value = E->getIntegerConstantExpr(Context))
+    if (Value->getSignificantBits() <= 63)
+      return Value->getExtValue();
+  return std::nullopt;
+}
+
+const VarDecl *asLocalVariable(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  if (!Ref)
+    return nullptr;
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  return Var && Var->hasLocalStorage() ? Var : nullptr;
+}
+
+void collectReadVariables(const Expr *E,
+                          llvm::SmallVectorImpl<const VarDecl *> &Out,
+                          ReadScope Scope) {
+  if (!E)
+    return;
+  const Expr *Bare = E->IgnoreParenImpCasts();
+  const VarDecl *Var = nullptr;
+  if (Scope == ReadScope::Locals)
+    Var = asLocalVariable(Bare);
+  else if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
+    Var = dyn_cast<VarDecl>(Ref->getDecl());
+  if (Var && !llvm::is_contained(Out, Var))
+    Out.push_back(Var);
+  for (const Stmt *Child : E->children())
+    collectReadVariables(dyn_cast_or_null<Expr>(Child), Out, Scope);
+}
+
+void flattenSum(const Expr *E, const ASTContext &Context,
+                llvm::SmallVectorImpl<const Expr *> &Terms, int64_t &Constant) {
+  E = stripIndexCasts(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Add) {
+      flattenSum(BO->getLHS(), Context, Terms, Constant);
+      flattenSum(BO->getRHS(), Context, Terms, Constant);
+      return;
+    }
+    if (BO->getOpcode() == BO_Sub)
+      if (std::optional<int64_t> C = integerConstant(BO->getRHS(), Context)) {
+        flattenSum(BO->getLHS(), Context, Terms, Constant);
+        Constant -= *C;
+        return;
+      }
+  }
+  if (std::optional<int64_t> C = integerConstant(E, Context)) {
+    Constant += *C;
+    return;
+  }
+  Terms.push_back(E);
+}
+
+} // namespace gpuguard

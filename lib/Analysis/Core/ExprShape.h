@@ -1,0 +1,63 @@
+//===--- ExprShape.h - What an expression is made of ------------*- C++ -*-===//
+///
+/// \file
+/// Small structural questions every analysis asks of an expression: what it
+/// is once value-preserving casts are gone, which constant it is, which local
+/// variables it reads, and which terms it sums. Keeping one answer to each
+/// keeps the analyses agreeing on what counts as "the same value".
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H
+#define GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class VarDecl;
+} // namespace clang
+
+namespace gpuguard {
+
+/// Strips parentheses, implicit casts and value-preserving explicit integral
+/// and boolean casts, which change nothing about what bounds an index. A
+/// float-to-integer conversion is kept: it is where NaN becomes an index.
+const clang::Expr *stripIndexCasts(const clang::Expr *E);
+
+/// The value of \p E when it is an integer constant expression that fits in
+/// 63 bits; std::nullopt for anything else, dependent expressions included.
+std::optional<int64_t> integerConstant(const clang::Expr *E,
+                                       const clang::ASTContext &Context);
+
+/// The variable with local storage (a local or a parameter) that \p E names
+/// directly, or null.
+const clang::VarDecl *asLocalVariable(const clang::Expr *E);
+
+/// Which variables collectReadVariables() reports.
+enum class ReadScope {
+  /// Locals and parameters: what a function's own assignments can change.
+  Locals,
+  /// Every variable, globals and statics included.
+  AllVariables,
+};
+
+/// Appends to \p Out, once each and in the order first read, the variables
+/// that \p E or its sub-expressions name.
+void collectReadVariables(const clang::Expr *E,
+                          llvm::SmallVectorImpl<const clang::VarDecl *> &Out,
+                          ReadScope Scope = ReadScope::Locals);
+
+/// Flattens `a + b - c + 4` into its non-constant terms (in order, casts
+/// stripped) and adds its constants to \p Constant; a subtracted term that
+/// is not a constant stays whole, as one term.
+void flattenSum(const clang::Expr *E, const clang::ASTContext &Context,
+                llvm::SmallVectorImpl<const clang::Expr *> &Terms,
+                int64_t &Constant);
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H

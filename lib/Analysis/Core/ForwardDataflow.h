@@ -1,0 +1,118 @@
+//===--- ForwardDataflow.h - Forward dataflow over a CFG --------*- C++ -*-===//
+///
+/// \file
+/// The fixed-point loop that gpuguard's flow-sensitive analyses share: facts
+/// flow forward from the function's entry, through every element of each
+/// block, along every edge (refined by the branch taken), and meet at joins.
+/// An analysis supplies its facts and three operations:
+///
+/// \code
+///   struct MyDomain {
+///     using Facts = ...;                      // copyable
+///     // Applies one CFG element; false when the path ends inside it
+///     // (a call that never returns).
+///     bool transfer(const clang::CFGElement &, Facts &);
+///     // Refines the facts leaving Block along its successor number Edge.
+///     void edge(const clang::CFGBlock &Block, unsigned Edge, Facts &);
+///     // Merges Incoming into Into; true when Into changed.
+///     bool join(Facts &Into, const Facts &Incoming);
+///     // Forgets everything: after too many visits of one block.
+///     void widen(Facts &);
+///   };
+/// \endcode
+///
+/// Blocks are visited in reverse post-order, so that a join is reached after
+/// the paths into it. A block visited more than MaxVisitsPerBlock times has
+/// its facts widened, which bounds the work on any lattice.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H
+#define GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H
+
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
+#include <vector>
+
+namespace gpuguard {
+
+template <typename Domain> class ForwardDataflow {
+public:
+  using Facts = typename Domain::Facts;
+  static constexpr unsigned MaxVisitsPerBlock = 64;
+
+  ForwardDataflow(const clang::CFG &Graph, Domain &D)
+      : Graph(Graph), D(D), In(Graph.getNumBlockIDs()) {}
+
+  /// Runs to a fixed point from \p Entry, the facts at the function's entry.
+  void run(Facts Entry) {
+    std::vector<unsigned> Visits(Graph.getNumBlockIDs(), 0);
+    clang::PostOrderCFGView Order(&Graph);
+    clang::ForwardDataflowWorklist Worklist(Graph, &Order);
+    const clang::CFGBlock &Start = Graph.getEntry();
+    In[Start.getBlockID()] = std::move(Entry);
+    Worklist.enqueueBlock(&Start);
+
+    while (const clang::CFGBlock *Block = Worklist.dequeue()) {
+      if (++Visits[Block->getBlockID()] > MaxVisitsPerBlock)
+        D.widen(*In[Block->getBlockID()]);
+      Facts Current = *In[Block->getBlockID()];
+      bool Ends = false;
+      for (const clang::CFGElement &Element : *Block)
+        if (!D.transfer(Element, Current)) {
+          Ends = true;
+          break;
+        }
+      if (Ends)
+        continue;
+      unsigned Index = 0;
+      for (const clang::CFGBlock *Succ : Block->succs()) {
+        unsigned Edge = Index++;
+        if (!Succ)
+          continue;
+        Facts Leaving = Current;
+        D.edge(*Block, Edge, Leaving);
+        std::optional<Facts> &Target = In[Succ->getBlockID()];
+        if (!Target)
+          Target = std::move(Leaving);
+        else if (!D.join(*Target, Leaving))
+          continue;
+        Worklist.enqueueBlock(Succ);
+      }
+    }
+  }
+
+  /// The facts at the entry of \p Block; empty when no path reaches it.
+  const std::optional<Facts> &entryFacts(const clang::CFGBlock &Block) const {
+    return In[Block.getBlockID()];
+  }
+
+  /// Calls \p Visit with every element of every reachable block and the facts
+  /// just before it.
+  void forEachElement(
+      llvm::function_ref<void(const clang::CFGElement &, const Facts &)> Visit)
+      const {
+    for (const clang::CFGBlock *Block : Graph) {
+      if (!In[Block->getBlockID()])
+        continue;
+      Facts Current = *In[Block->getBlockID()];
+      for (const clang::CFGElement &Element : *Block) {
+        Visit(Element, Current);
+        if (!D.transfer(Element, Current))
+          break;
+      }
+    }
+  }
+
+private:
+  const clang::CFG &Graph;
+  Domain &D;
+  std::vector<std::optional<Facts>> In;
+};
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H

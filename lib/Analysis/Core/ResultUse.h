@@ -1,0 +1,39 @@
+//===--- ResultUse.h - Whether a value is used or discarded -----*- C++ -*-===//
+///
+/// \file
+/// Decides from an expression's context whether its value is used or thrown
+/// away: as an expression statement, the left side of a comma, a branch of a
+/// discarded `?:`, or a cast to void. Anything else (an initializer, an
+/// operand, an argument, a condition, a return value) uses it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CORE_RESULTUSE_H
+#define GPUGUARD_ANALYSIS_CORE_RESULTUSE_H
+
+namespace clang {
+class ASTContext;
+class Expr;
+} // namespace clang
+
+namespace gpuguard {
+
+enum class ResultUse {
+  /// Something reads the value.
+  Used,
+  /// The value is dropped without a word: `f();`, `f(), g();`.
+  Discarded,
+  /// The value is dropped by a cast to void, the usual way of saying that
+  /// this is deliberate: `(void)f();`, `static_cast<void>(f())`.
+  DiscardedByVoidCast,
+};
+
+/// How the context of \p E treats its value. Parentheses, implicit casts,
+/// value-preserving explicit casts, the right side of a comma and the branches
+/// of a conditional pass the question on to their own context, as does the
+/// last statement of a GNU statement expression.
+ResultUse getResultUse(const clang::Expr &E, clang::ASTContext &Context);
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CORE_RESULTUSE_H

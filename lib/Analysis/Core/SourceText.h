@@ -1,0 +1,27 @@
+//===--- SourceText.h - Source snippets for diagnostics ---------*- C++ -*-===//
+///
+/// \file
+/// Renders expressions as the user wrote them, for diagnostic arguments.
+/// Long snippets are shortened so a message stays on one readable line.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CORE_SOURCETEXT_H
+#define GPUGUARD_ANALYSIS_CORE_SOURCETEXT_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+
+namespace gpuguard {
+
+/// The source text of \p E with whitespace runs folded, shortened to about
+/// 60 characters; "expression" when it has no spelling (macro arguments).
+std::string quoteSource(const clang::Expr *E, const clang::ASTContext &Context);
+
+/// "'a'", "'a' and 'b'", "'a', 'b' and 'c'".
+std::string joinQuoted(llvm::ArrayRef<std::string> Items);
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CORE_SOURCETEXT_H

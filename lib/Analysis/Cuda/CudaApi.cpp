@@ -1,0 +1,136 @@
+//===--- CudaApi.cpp - CUDA runtime and driver API calls ------------------===//
+
+#include "Analysis/Cuda/CudaApi.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace gpuguard {
+
+const char DefaultStatusTypes[] =
+    "cudaError_t;cudaError;CUresult;cudaError_enum";
+
+llvm::SmallVector<const FunctionDecl *, 2>
+calleeCandidates(const CallExpr &Call) {
+  llvm::SmallVector<const FunctionDecl *, 2> Candidates;
+  if (const FunctionDecl *Callee = Call.getDirectCallee()) {
+    Candidates.push_back(Callee);
+    return Candidates;
+  }
+  const auto *Lookup =
+      dyn_cast<UnresolvedLookupExpr>(Call.getCallee()->IgnoreParenImpCasts());
+  if (!Lookup)
+    return Candidates;
+  for (const NamedDecl *Found : Lookup->decls()) {
+    const NamedDecl *Target = Found->getUnderlyingDecl();
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Target))
+      Target = Template->getTemplatedDecl();
+    if (const auto *Function = dyn_cast<FunctionDecl>(Target))
+      Candidates.push_back(Function);
+  }
+  return Candidates;
+}
+
+llvm::StringRef calleeName(const CallExpr &Call) {
+  if (const FunctionDecl *Callee = Call.getDirectCallee())
+    return Callee->getIdentifier() ? Callee->getName() : StringRef();
+  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(
+          Call.getCallee()->IgnoreParenImpCasts()))
+    if (const IdentifierInfo *Name = Lookup->getName().getAsIdentifierInfo())
+      return Name->getName();
+  return {};
+}
+
+llvm::StringRef matchStatusType(QualType Type,
+                                llvm::ArrayRef<llvm::StringRef> TypeNames,
+                                const ASTContext &Context) {
+  auto Find = [&](StringRef Name) -> StringRef {
+    const auto *Entry = llvm::find(TypeNames, Name);
+    return Name.empty() || Entry == TypeNames.end() ? StringRef() : *Entry;
+  };
+  QualType Current = Type.getUnqualifiedType();
+  while (true) {
+    if (const auto *Typedef = dyn_cast<TypedefType>(Current.getTypePtr()))
+      if (StringRef Entry = Find(Typedef->getDecl()->getName()); !Entry.empty())
+        return Entry;
+    QualType Next = Current.getSingleStepDesugaredType(Context);
+    if (Next == Current)
+      break;
+    Current = Next.getUnqualifiedType();
+  }
+  const TagDecl *Tag = Type->getAsTagDecl();
+  if (!Tag)
+    return {};
+  StringRef Name = Tag->getName();
+  if (Name.empty())
+    if (const TypedefNameDecl *Typedef = Tag->getTypedefNameForAnonDecl())
+      Name = Typedef->getName();
+  return Find(Name);
+}
+
+llvm::StringRef returnedStatusType(const CallExpr &Call,
+                                   llvm::ArrayRef<llvm::StringRef> TypeNames,
+                                   const ASTContext &Context) {
+  llvm::SmallVector<const FunctionDecl *, 2> Candidates =
+      calleeCandidates(Call);
+  if (Candidates.empty()) {
+    // A call through a pointer: its type still carries the typedef.
+    if (Call.isTypeDependent())
+      return {};
+    return matchStatusType(Call.getType(), TypeNames, Context);
+  }
+  StringRef Found;
+  for (const FunctionDecl *Candidate : Candidates) {
+    StringRef Status =
+        matchStatusType(Candidate->getReturnType(), TypeNames, Context);
+    if (Status.empty())
+      return {};
+    if (Found.empty())
+      Found = Status;
+  }
+  return Found;
+}
+
+llvm::StringRef canonicalApiName(llvm::StringRef Name) {
+  while (true) {
+    if (Name.consume_back("_ptds") || Name.consume_back("_ptsz"))
+      continue;
+    // `_v2`, `_v3`, ...
+    size_t Underscore = Name.rfind("_v");
+    if (Underscore == StringRef::npos || Underscore + 2 == Name.size())
+      return Name;
+    StringRef Version = Name.substr(Underscore + 2);
+    if (!llvm::all_of(Version, [](char C) { return C >= '0' && C <= '9'; }))
+      return Name;
+    Name = Name.take_front(Underscore);
+  }
+}
+
+bool isSynchronizingApi(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases({"cudaDeviceSynchronize", "cudaThreadSynchronize",
+              "cudaStreamSynchronize", "cudaEventSynchronize"},
+             true)
+      .Cases({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyPeer",
+              "cudaMemcpy3DPeer", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol",
+              "cudaMemcpyToArray", "cudaMemcpyFromArray", "cudaMemcpy2DToArray",
+              "cudaMemcpy2DFromArray"},
+             true)
+      .Case("cudaFree", true)
+      .Cases({"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"},
+             true)
+      .Cases({"cuMemcpy", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD",
+              "cuMemcpy2D", "cuMemcpy3D", "cuMemcpyPeer", "cuMemcpy3DPeer"},
+             true)
+      .Case("cuMemFree", true)
+      .Default(false);
+}
+
+bool isLastErrorQuery(llvm::StringRef Name) {
+  return Name == "cudaGetLastError" || Name == "cudaPeekAtLastError";
+}
+
+} // namespace gpuguard

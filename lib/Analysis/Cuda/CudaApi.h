@@ -1,0 +1,68 @@
+//===--- CudaApi.h - CUDA runtime and driver API calls ----------*- C++ -*-===//
+///
+/// \file
+/// What gpuguard knows about calls of the CUDA runtime and driver APIs: which
+/// calls return a status (by their declared return type, so that every API
+/// function and every user wrapper returning `cudaError_t` or `CUresult` is
+/// covered), which ones block until earlier device work is done, and which
+/// ones report a kernel launch's errors.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CUDA_CUDAAPI_H
+#define GPUGUARD_ANALYSIS_CUDA_CUDAAPI_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace gpuguard {
+
+/// The status types of the runtime and driver APIs, as typedef and as enum:
+/// `cudaError_t`, `cudaError`, `CUresult`, `cudaError_enum`.
+extern const char DefaultStatusTypes[];
+
+/// The functions \p Call may call: its callee, or, for a call whose arguments
+/// are still dependent in a template, every function its name finds.
+llvm::SmallVector<const clang::FunctionDecl *, 2>
+calleeCandidates(const clang::CallExpr &Call);
+
+/// The name \p Call is written with: its callee's, or the name it looks up.
+/// Empty for calls through a pointer and for operators.
+llvm::StringRef calleeName(const clang::CallExpr &Call);
+
+/// The entry of \p TypeNames that \p Type is spelled as or resolves to,
+/// looking through typedefs from the outermost in, and then at the enum or
+/// class it names (also when a typedef names an anonymous enum). Empty when
+/// none matches.
+llvm::StringRef matchStatusType(clang::QualType Type,
+                                llvm::ArrayRef<llvm::StringRef> TypeNames,
+                                const clang::ASTContext &Context);
+
+/// The status type (an entry of \p TypeNames) that \p Call returns, or empty
+/// when it returns none. A dependent call returns one when every function it
+/// may call does.
+llvm::StringRef returnedStatusType(const clang::CallExpr &Call,
+                                   llvm::ArrayRef<llvm::StringRef> TypeNames,
+                                   const clang::ASTContext &Context);
+
+/// \p Name without the suffixes the toolkit headers' macros append to API
+/// functions: an ABI version (`cuMemFree_v2`) and the per-thread default
+/// stream variants (`cudaMemcpy_ptds`, `cudaStreamSynchronize_ptsz`).
+llvm::StringRef canonicalApiName(llvm::StringRef Name);
+
+/// True for the API functions that wait for earlier device work, so that an
+/// asynchronous fault of an earlier kernel is reported in their result:
+/// `cudaDeviceSynchronize`, `cudaStreamSynchronize`, `cudaEventSynchronize`,
+/// the blocking copies (`cudaMemcpy`, `cudaMemcpyToSymbol`, ...), `cudaFree`
+/// and their driver API counterparts. \p Name is canonical.
+bool isSynchronizingApi(llvm::StringRef Name);
+
+/// True for `cudaGetLastError` and `cudaPeekAtLastError`, which return the
+/// error of the last kernel launch. \p Name is canonical.
+bool isLastErrorQuery(llvm::StringRef Name);
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CUDA_CUDAAPI_H

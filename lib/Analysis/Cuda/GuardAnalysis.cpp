@@ -1,0 +1,1304 @@
+//===--- GuardAnalysis.cpp - Which indexes a guard bounds -----------------===//
+
+#include "Analysis/Cuda/GuardAnalysis.h"
+#include "Analysis/Core/BranchCondition.h"
+#include "Analysis/Core/ExprShape.h"
+#include "Analysis/Core/ForwardDataflow.h"
+#include "Analysis/Core/KnownCalls.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <optional>
+
+using namespace clang;
+
+namespace gpuguard {
+
+std::optional<IndexedAccess> getIndexedAccess(const Expr *E) {
+  auto IsIndexType = [](const Expr *Index) {
+    QualType T = Index->getType();
+    return T->isIntegralOrEnumerationType() || T->isDependentType();
+  };
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (IsIndexType(Subscript->getIdx()))
+      return IndexedAccess{E, Subscript->getBase(), Subscript->getIdx()};
+    return std::nullopt;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2 &&
+        IsIndexType(Op->getArg(1)))
+      return IndexedAccess{E, Op->getArg(0), Op->getArg(1)};
+    return std::nullopt;
+  }
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E)) {
+    if (Deref->getOpcode() != UO_Deref)
+      return std::nullopt;
+    const auto *Sum =
+        dyn_cast<BinaryOperator>(Deref->getSubExpr()->IgnoreParenImpCasts());
+    if (!Sum || (Sum->getOpcode() != BO_Add && Sum->getOpcode() != BO_Sub))
+      return std::nullopt;
+    const Expr *L = Sum->getLHS(), *R = Sum->getRHS();
+    if (L->getType()->isPointerType() && IsIndexType(R))
+      return IndexedAccess{E, L, R};
+    if (R->getType()->isPointerType() && IsIndexType(L) &&
+        Sum->getOpcode() == BO_Add)
+      return IndexedAccess{E, R, L};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// What a fact is about: a local variable, or any other expression by its
+/// structural profile (so `blockIdx.x * blockDim.x + threadIdx.x` in a guard
+/// matches the same expression in a subscript).
+struct FactKey {
+  const VarDecl *Var = nullptr;
+  llvm::FoldingSetNodeID Profile;
+
+  bool operator==(const FactKey &Other) const {
+    if (Var || Other.Var)
+      return Var == Other.Var;
+    return Profile == Other.Profile;
+  }
+};
+
+/// "Value < some bound + UpperSlack", "value < ConstUpper" and
+/// "value >= Lower" on every path to here. Slack is relative to whatever
+/// runtime bound the guard compared with: `i < n` has slack 0, `i <= n`
+/// slack 1 (one past the end), `i < n - 1` slack -1 (room for `i + 1`).
+struct Fact {
+  FactKey Key;
+  std::optional<int64_t> UpperSlack;
+  std::optional<int64_t> ConstUpper;
+  std::optional<int64_t> Lower;
+  /// Local variables of the value and of its bound: reassigning one ends the
+  /// fact.
+  llvm::SmallVector<const VarDecl *, 4> Reads;
+  const Expr *UpperGuard = nullptr;
+  const Expr *LowerGuard = nullptr;
+  /// The additive terms of the bounded expression, to recognise it inside a
+  /// longer sum (`t * TILE + tx` in `row * K + t * TILE + tx`).
+  llvm::SmallVector<llvm::FoldingSetNodeID, 2> Terms;
+
+  bool empty() const { return !UpperSlack && !ConstUpper && !Lower; }
+};
+
+using FactSet = llvm::SmallVector<Fact, 4>;
+
+/// The local variables assigned anywhere in a function other than at their
+/// declaration: a guard kept in a local bool, or a bound kept in a local,
+/// is followed only through variables that never change.
+void collectReassigned(const Stmt *S,
+                       llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *Var =
+              asLocalVariable(BO->getLHS()->IgnoreParenImpCasts()))
+        Out.insert(Var);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *Var =
+              asLocalVariable(UO->getSubExpr()->IgnoreParenImpCasts()))
+        Out.insert(Var);
+  }
+  for (const Stmt *Child : S->children())
+    collectReassigned(Child, Out);
+}
+
+void collectCounterLoops(
+    const Stmt *S, llvm::DenseMap<const VarDecl *, const ForStmt *> &Out) {
+  if (!S)
+    return;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit()))
+      if (Init->isSingleDecl())
+        if (const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl()))
+          Out[Var] = For;
+  for (const Stmt *Child : S->children())
+    collectCounterLoops(Child, Out);
+}
+
+static FactSet meet(const FactSet &A, const FactSet &B);
+static bool sameFacts(const FactSet &A, const FactSet &B);
+
+class GuardDataflow {
+public:
+  /// With \p IndexParameters, the analysis summarises a helper: those
+  /// parameters are treated as indexes that need a bound.
+  GuardDataflow(const FunctionDecl &Function, ASTContext &Context,
+                const ThreadIndexProvenance &Provenance,
+                const GuardAnalysisOptions &Options,
+                llvm::ArrayRef<const ParmVarDecl *> IndexParameters = {},
+                unsigned HelperDepth = 0)
+      : Function(Function), Context(Context), Provenance(Provenance),
+        Options(Options),
+        IndexParameters(IndexParameters.begin(), IndexParameters.end()),
+        HelperDepth(HelperDepth) {
+    collectReassigned(Function.getBody(), Reassigned);
+    collectCounterLoops(Function.getBody(), CounterLoops);
+  }
+
+  std::vector<UnguardedAccess> run();
+
+  // The domain of ForwardDataflow. While Recording is set, transfers report
+  // the unguarded accesses they meet.
+  using Facts = FactSet;
+  bool transfer(const CFGElement &Element, FactSet &Facts) {
+    if (auto S = Element.getAs<CFGStmt>())
+      return transfer(S->getStmt(), Facts, Recording);
+    return true;
+  }
+  void edge(const CFGBlock &Block, unsigned Edge, FactSet &Facts) {
+    if (const Expr *Cond = branchCondition(Block))
+      assume(Cond, Edge == 0, Facts, 0);
+  }
+  bool join(FactSet &Into, const FactSet &Incoming) {
+    FactSet Met = meet(Into, Incoming);
+    if (sameFacts(Met, Into))
+      return false;
+    Into = std::move(Met);
+    return true;
+  }
+  void widen(FactSet &Facts) { Facts.clear(); }
+
+private:
+  /// Applies one statement; returns false when the path ends there.
+  bool transfer(const Stmt *S, FactSet &Facts,
+                std::vector<UnguardedAccess> *Findings);
+  void assume(const Expr *Cond, bool Truth, FactSet &Facts, unsigned Depth);
+  void addUpper(const Expr *Value, const Expr *Bound, int64_t Slack,
+                const Expr *Guard, FactSet &Facts);
+  void addLower(const Expr *Value, int64_t Lower, const Expr *Guard,
+                FactSet &Facts);
+  Fact &factFor(const Expr *Value, FactSet &Facts);
+  void kill(const VarDecl *Var, FactSet &Facts);
+  void addClampFacts(const Expr *Value, const Expr *Clamp, FactSet &Facts,
+                     const FactSet &Known);
+  const Fact *find(const Expr *E, const FactSet &Facts) const;
+  FactKey keyOf(const Expr *E) const;
+  const Expr *unchangedInit(const Expr *E) const;
+  bool needsBound(const Expr *E) const;
+  IndexSource sourceOf(const Expr *E) const;
+
+  struct Judgement {
+    bool AnyBounded = false;
+    llvm::SmallVector<IndexProblem, 2> Problems;
+  };
+  void evaluate(const Expr *E, int64_t Offset, const FactSet &Facts,
+                Judgement &Result) const;
+  void evaluateSum(const Expr *E, int64_t Offset, const FactSet &Facts,
+                   Judgement &Result) const;
+  void judge(const Fact &F, const Expr *Part, int64_t Offset,
+             Judgement &Result) const;
+  void checkAccess(const IndexedAccess &Access, const FactSet &Facts,
+                   std::vector<UnguardedAccess> &Findings);
+  bool isBlockStorage(const Expr *Base) const;
+  /// The `for` loops that declare a counter in their init.
+  llvm::DenseMap<const VarDecl *, const ForStmt *> CounterLoops;
+  /// [first, last] of a counter of a loop with constant limits.
+  std::optional<std::pair<int64_t, int64_t>>
+  loopCounterRange(const Expr *Counter) const;
+
+  const FunctionDecl &Function;
+  ASTContext &Context;
+  const ThreadIndexProvenance &Provenance;
+  const GuardAnalysisOptions &Options;
+  llvm::SmallPtrSet<const VarDecl *, 16> Reassigned;
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> IndexParameters;
+  unsigned HelperDepth;
+  std::vector<UnguardedAccess> *Recording = nullptr;
+
+  /// A parameter of a helper that the helper uses as an index (plus a
+  /// constant offset) with no guard of its own.
+  struct HelperSink {
+    unsigned Parameter;
+    int64_t Offset;
+    const Expr *Access;
+  };
+  const std::vector<HelperSink> &sinksOf(const FunctionDecl &Helper);
+  void checkHelperCall(const CallExpr &Call, const FactSet &Facts,
+                       std::vector<UnguardedAccess> &Findings);
+  bool readsIndexParameter(const Expr *E) const;
+  bool readsReassignedLocal(const Expr *E) const;
+  bool isGlobalCombination(const Expr *E) const;
+  /// Inside a helper's condition read at a call: the call's arguments.
+  llvm::DenseMap<const ParmVarDecl *, const Expr *> Bindings;
+  const Expr *bound(const Expr *E) const;
+  llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
+  /// Set while judging a block-local index into block-sized storage: only
+  /// its lower bound is in question.
+  mutable bool UpperTrusted = false;
+  /// How deep evaluate() is in reading locals through their initialisers.
+  mutable unsigned Substitutions = 0;
+  /// Set when the array being indexed is known by its name to hold one more
+  /// element than the bound of its index (CSR row pointers, offsets).
+  bool ExtentPlusOne = false;
+  bool isExtentPlusOneArray(const Expr *Base) const;
+  /// The constant extent of the array being indexed, when it has one.
+  std::optional<int64_t> CurrentExtent;
+};
+
+FactKey GuardDataflow::keyOf(const Expr *E) const {
+  FactKey Key;
+  E = stripIndexCasts(E);
+  if (const VarDecl *Var = asLocalVariable(E)) {
+    Key.Var = Var;
+    return Key;
+  }
+  E->Profile(Key.Profile, Context, /*Canonical=*/true);
+  return Key;
+}
+
+/// The initialiser of a local that is never reassigned, so that a guard or
+/// bound kept in it can be read through (`bool ok = i < n;`,
+/// `int last = n - 1;`).
+const Expr *GuardDataflow::unchangedInit(const Expr *E) const {
+  const VarDecl *Var = asLocalVariable(stripIndexCasts(E));
+  if (!Var || Reassigned.count(Var) || !Var->getInit() ||
+      Var->getType()->isReferenceType())
+    return nullptr;
+  return Var->getInit();
+}
+
+const Fact *GuardDataflow::find(const Expr *E, const FactSet &Facts) const {
+  FactKey Key = keyOf(E);
+  for (const Fact &F : Facts)
+    if (F.Key == Key)
+      return &F;
+  return nullptr;
+}
+
+Fact &GuardDataflow::factFor(const Expr *Value, FactSet &Facts) {
+  FactKey Key = keyOf(Value);
+  for (Fact &F : Facts)
+    if (F.Key == Key)
+      return F;
+  Fact New;
+  New.Key = Key;
+  collectReadVariables(Value, New.Reads);
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Ignored = 0;
+  flattenSum(Value, Context, Terms, Ignored);
+  if (Terms.size() > 1)
+    for (const Expr *Term : Terms) {
+      llvm::FoldingSetNodeID ID;
+      Term->Profile(ID, Context, /*Canonical=*/true);
+      New.Terms.push_back(ID);
+    }
+  Facts.push_back(std::move(New));
+  return Facts.back();
+}
+
+bool GuardDataflow::readsIndexParameter(const Expr *E) const {
+  if (IndexParameters.empty() || !E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      return IndexParameters.count(Param);
+  if (isa<ArraySubscriptExpr, CallExpr>(E))
+    return false;
+  for (const Stmt *Child : E->children())
+    if (readsIndexParameter(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
+}
+
+bool GuardDataflow::isExtentPlusOneArray(const Expr *Base) const {
+  if (!Options.ExtentPlusOneArrays || !Base)
+    return false;
+  Base = Base->IgnoreParenImpCasts();
+  const NamedDecl *Named = nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
+    Named = Ref->getDecl();
+  else if (const auto *Member = dyn_cast<MemberExpr>(Base))
+    Named = Member->getMemberDecl();
+  return Named && Named->getIdentifier() &&
+         Options.ExtentPlusOneArrays->match(Named->getName());
+}
+
+bool GuardDataflow::isGlobalCombination(const Expr *E) const {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Ignored = 0;
+  flattenSum(E, Context, Terms, Ignored);
+  llvm::SmallVector<const Expr *, 4> Needy;
+  for (const Expr *Term : Terms)
+    if (needsBound(Term))
+      Needy.push_back(stripIndexCasts(Term));
+  if (Needy.size() >= 2)
+    return true;
+  if (Needy.size() == 1)
+    if (const auto *BO = dyn_cast<BinaryOperator>(Needy.front()))
+      if (BO->isMultiplicativeOp() || BO->isShiftOp() || BO->isBitwiseOp())
+        return (needsBound(BO->getLHS()) &&
+                isGlobalCombination(BO->getLHS())) ||
+               (needsBound(BO->getRHS()) && isGlobalCombination(BO->getRHS()));
+  return false;
+}
+
+bool GuardDataflow::readsReassignedLocal(const Expr *E) const {
+  llvm::SmallVector<const VarDecl *, 4> Reads;
+  collectReadVariables(E, Reads);
+  return llvm::any_of(
+      Reads, [&](const VarDecl *Var) { return Reassigned.count(Var); });
+}
+
+bool GuardDataflow::needsBound(const Expr *E) const {
+  ValueOrigin Origin = Provenance.originOf(E);
+  return Origin.isThreadDependent() || readsIndexParameter(E) ||
+         (Options.CheckLoadedIndexes && Origin.isLoaded()) ||
+         (Options.CheckFloatIndexes && Origin.isFromFloat());
+}
+
+IndexSource GuardDataflow::sourceOf(const Expr *E) const {
+  ValueOrigin Origin = Provenance.originOf(E);
+  if (Options.CheckFloatIndexes && Origin.isFromFloat())
+    return IndexSource::FromFloat;
+  if (Origin.isThreadDependent() || readsIndexParameter(E))
+    return IndexSource::ThreadIndex;
+  return IndexSource::Loaded;
+}
+
+const Expr *GuardDataflow::bound(const Expr *E) const {
+  E = stripIndexCasts(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Param = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      if (const Expr *Argument = Bindings.lookup(Param))
+        return Argument;
+  return E;
+}
+
+void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
+                             int64_t Slack, const Expr *Guard, FactSet &Facts) {
+  Value = bound(Value);
+  Bound = bound(Bound);
+  // `i + 1 < n` bounds `i` by `n - 1`.
+  llvm::SmallVector<const Expr *, 4> ValueTerms;
+  int64_t ValueConstant = 0;
+  flattenSum(Value, Context, ValueTerms, ValueConstant);
+  if (ValueTerms.size() == 1 && ValueConstant != 0) {
+    Value = ValueTerms.front();
+    Slack -= ValueConstant;
+  }
+  if (!needsBound(Value))
+    return;
+  // Read the bound through an unchanged local that holds a last valid
+  // index (`last = n - 1; if (i > last)`). A local holding a size
+  // (`oh = h - k + 1`) is the extent itself and is kept as it is.
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const Expr *Init = unchangedInit(Bound);
+    if (!Init)
+      break;
+    llvm::SmallVector<const Expr *, 4> InitTerms;
+    int64_t InitConstant = 0;
+    flattenSum(Init, Context, InitTerms, InitConstant);
+    if (InitConstant >= 0)
+      break;
+    Bound = Init;
+  }
+  llvm::SmallVector<const Expr *, 4> BoundTerms;
+  int64_t BoundConstant = 0;
+  flattenSum(Bound, Context, BoundTerms, BoundConstant);
+  Fact &F = factFor(Value, Facts);
+  collectReadVariables(Bound, F.Reads);
+  if (BoundTerms.empty()) {
+    int64_t Exclusive = BoundConstant + Slack;
+    if (!F.ConstUpper || Exclusive < *F.ConstUpper) {
+      F.ConstUpper = Exclusive;
+      F.UpperGuard = Guard;
+    }
+    return;
+  }
+  int64_t Total = BoundConstant + Slack;
+  if (!F.UpperSlack || Total < *F.UpperSlack) {
+    F.UpperSlack = Total;
+    F.UpperGuard = Guard;
+  }
+}
+
+void GuardDataflow::addLower(const Expr *Value, int64_t Lower,
+                             const Expr *Guard, FactSet &Facts) {
+  Value = bound(Value);
+  llvm::SmallVector<const Expr *, 4> ValueTerms;
+  int64_t ValueConstant = 0;
+  flattenSum(Value, Context, ValueTerms, ValueConstant);
+  if (ValueTerms.size() == 1 && ValueConstant != 0) {
+    Value = ValueTerms.front();
+    Lower -= ValueConstant;
+  }
+  if (!needsBound(Value))
+    return;
+  Fact &F = factFor(Value, Facts);
+  if (!F.Lower || Lower > *F.Lower) {
+    F.Lower = Lower;
+    F.LowerGuard = Guard;
+  }
+}
+
+void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
+  llvm::erase_if(Facts, [&](const Fact &F) {
+    return F.Key.Var == Var || llvm::is_contained(F.Reads, Var);
+  });
+}
+
+void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
+                           unsigned Depth) {
+  if (Depth > 4)
+    return;
+  const Expr *Guard = Cond;
+  Cond = stripIndexCasts(Cond);
+  if (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
+    if (Not->getOpcode() == UO_LNot)
+      assume(Not->getSubExpr(), !Truth, Facts, Depth + 1);
+    return;
+  }
+  // A guard computed by a helper that returns a condition:
+  // `if (inImage(x, y, w, h))`, read with the call's arguments.
+  if (const auto *Call = dyn_cast<CallExpr>(Cond)) {
+    const FunctionDecl *Helper = Call->getDirectCallee();
+    const FunctionDecl *Definition = nullptr;
+    if (!Helper || !Helper->hasBody(Definition) ||
+        Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+      return;
+    const auto *Body = dyn_cast<CompoundStmt>(Definition->getBody());
+    const auto *Return = Body && Body->size() == 1
+                             ? dyn_cast<ReturnStmt>(Body->body_front())
+                             : nullptr;
+    if (!Return || !Return->getRetValue() ||
+        Call->getNumArgs() != Definition->getNumParams())
+      return;
+    auto Saved = Bindings;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      Bindings[Definition->getParamDecl(I)] = bound(Call->getArg(I));
+    assume(Return->getRetValue(), Truth, Facts, Depth + 1);
+    Bindings = std::move(Saved);
+    return;
+  }
+  // A guard kept in a local bool that never changes.
+  if (Cond->getType()->isBooleanType())
+    if (const Expr *Init = unchangedInit(Cond)) {
+      assume(Init, Truth, Facts, Depth + 1);
+      return;
+    }
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return;
+  BinaryOperatorKind Op = BO->getOpcode();
+  if ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth)) {
+    assume(BO->getLHS(), Truth, Facts, Depth + 1);
+    assume(BO->getRHS(), Truth, Facts, Depth + 1);
+    return;
+  }
+  if (!BO->isComparisonOp())
+    return;
+  if (!Truth)
+    Op = BinaryOperator::negateComparisonOp(Op);
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  // Normalise to `Value op Bound` with op one of <, <=, >, >=, ==.
+  auto Record = [&](const Expr *Value, BinaryOperatorKind Rel,
+                    const Expr *Bound) {
+    std::optional<int64_t> Constant = integerConstant(Bound, Context);
+    switch (Rel) {
+    case BO_LT:
+      addUpper(Value, Bound, 0, Guard, Facts);
+      break;
+    case BO_LE:
+      addUpper(Value, Bound, 1, Guard, Facts);
+      break;
+    case BO_GT:
+      if (Constant)
+        addLower(Value, *Constant + 1, Guard, Facts);
+      break;
+    case BO_GE:
+      if (Constant)
+        addLower(Value, *Constant, Guard, Facts);
+      break;
+    case BO_EQ:
+      // Equal to a constant is bounded both ways; equal to a variable bound
+      // (`i == n`) is the classic one-past-the-end value, so it is not.
+      if (Constant) {
+        addUpper(Value, Bound, 1, Guard, Facts);
+        addLower(Value, *Constant, Guard, Facts);
+      }
+      break;
+    default:
+      break;
+    }
+    // An unsigned comparison (`(unsigned)i < n`) also rules out negatives.
+    if ((Rel == BO_LT || Rel == BO_LE) &&
+        BO->getLHS()->getType()->isUnsignedIntegerType() &&
+        !stripIndexCasts(Value)->getType()->isUnsignedIntegerType())
+      addLower(Value, 0, Guard, Facts);
+  };
+  auto Mirror = [](BinaryOperatorKind Rel) {
+    switch (Rel) {
+    case BO_LT:
+      return BO_GT;
+    case BO_LE:
+      return BO_GE;
+    case BO_GT:
+      return BO_LT;
+    case BO_GE:
+      return BO_LE;
+    default:
+      return Rel;
+    }
+  };
+  Record(L, Op, R);
+  Record(R, Mirror(Op), L);
+}
+
+/// The bounds a clamp gives the value it computes: `min(v, hi)` is at most
+/// hi, `max(v, lo)` at least lo, nestings combine, `v % n` is below n and
+/// `v & mask` at most mask.
+struct ClampBounds {
+  const Expr *UpperBound = nullptr; ///< value < UpperBound + UpperSlack
+  int64_t UpperSlack = 0;
+  std::optional<int64_t> Lower;
+};
+
+/// `min(...)`, `max(...)`, `x % n` and `x & mask`: expressions that bound
+/// their own value.
+bool isClampExpression(const Expr *E) {
+  E = stripIndexCasts(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_And;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const auto *Callee = dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl()))
+      if (Callee->getIdentifier())
+        if (MinMaxFunction MinMax = classifyMinMax(Callee->getName()))
+          return !MinMax.Floating;
+  return false;
+}
+
+/// What the analysis knows of a value where a clamp reads it.
+struct ClampContext {
+  const ASTContext &Context;
+  llvm::function_ref<bool(const Expr *)> NeedsBound;
+  /// A lower bound the current facts give the value, if any.
+  llvm::function_ref<std::optional<int64_t>(const Expr *)> KnownLower;
+  /// The initialiser of an unchanging local, if the value names one.
+  llvm::function_ref<const Expr *(const Expr *)> InitOf;
+};
+
+/// A lower bound of a floating-point value: `fmaxf(v, 0.0f)` is never below
+/// 0 (nor NaN: fmaxf returns the other operand), and `fminf` of bounded
+/// values keeps the smaller bound.
+std::optional<double> floatLowerBound(const Expr *E, const ClampContext &C,
+                                      unsigned Depth = 0) {
+  if (Depth > 4)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const Expr *Init = C.InitOf(E))
+    return floatLowerBound(Init, C, Depth + 1);
+  llvm::APFloat Value(0.0);
+  if (const auto *Literal = dyn_cast<FloatingLiteral>(E))
+    return Literal->getValueAsApproximateDouble();
+  if (std::optional<int64_t> Constant = integerConstant(E, C.Context))
+    return static_cast<double>(*Constant);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const auto *Callee =
+      Call ? dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl()) : nullptr;
+  if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2)
+    return std::nullopt;
+  MinMaxFunction MinMax = classifyMinMax(Callee->getName());
+  std::optional<double> A = floatLowerBound(Call->getArg(0), C, Depth + 1);
+  std::optional<double> B = floatLowerBound(Call->getArg(1), C, Depth + 1);
+  if (MinMax.Kind == MinMaxKind::Max) {
+    if (A && B)
+      return std::max(*A, *B);
+    return A ? A : B;
+  }
+  if (MinMax.Kind == MinMaxKind::Min)
+    // The other operand is taken to be a size-like upper limit.
+    return A && B ? std::min(*A, *B) : (A ? A : B);
+  return std::nullopt;
+}
+
+ClampBounds clampBounds(const Expr *E, const ClampContext &C,
+                        unsigned Depth = 0) {
+  const ASTContext &Context = C.Context;
+  auto NeedsBound = C.NeedsBound;
+  ClampBounds Result;
+  E = stripIndexCasts(E);
+  if (Depth > 4)
+    return Result;
+  if (std::optional<int64_t> Constant = integerConstant(E, Context)) {
+    Result.UpperBound = E;
+    Result.UpperSlack = 1;
+    Result.Lower = *Constant;
+    return Result;
+  }
+  Result.Lower = C.KnownLower(E);
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    if (Cast->getCastKind() == CK_FloatingToIntegral)
+      if (std::optional<double> Lower = floatLowerBound(Cast->getSubExpr(), C);
+          Lower && *Lower > -1e18)
+        Result.Lower = static_cast<int64_t>(*Lower);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Rem && !NeedsBound(BO->getRHS())) {
+      Result.UpperBound = BO->getRHS();
+      if (BO->getType()->isUnsignedIntegerType())
+        Result.Lower = 0;
+    } else if (BO->getOpcode() == BO_And) {
+      for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+        if (std::optional<int64_t> Mask = integerConstant(Side, Context);
+            Mask && *Mask >= 0) {
+          Result.UpperBound = Side;
+          Result.UpperSlack = 1;
+          Result.Lower = 0;
+        }
+    }
+    return Result;
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || Call->getNumArgs() != 2)
+    return Result;
+  const auto *Callee = dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl());
+  if (!Callee || !Callee->getIdentifier())
+    return Result;
+  MinMaxFunction MinMax = classifyMinMax(Callee->getName());
+  bool IsMin = MinMax.Kind == MinMaxKind::Min && !MinMax.Floating;
+  bool IsMax = MinMax.Kind == MinMaxKind::Max && !MinMax.Floating;
+  if (!IsMin && !IsMax)
+    return Result;
+  ClampBounds A = clampBounds(Call->getArg(0), C, Depth + 1);
+  ClampBounds B = clampBounds(Call->getArg(1), C, Depth + 1);
+  // An argument the analysis does not need to bound (a size, a constant)
+  // bounds the minimum from above.
+  for (auto [Arg, Bounds] :
+       {std::pair(Call->getArg(0), &A), std::pair(Call->getArg(1), &B)})
+    if (!Bounds->UpperBound && !NeedsBound(Arg)) {
+      Bounds->UpperBound = Arg;
+      Bounds->UpperSlack = 1;
+    }
+  bool AIsBound = !NeedsBound(Call->getArg(0));
+  bool BIsBound = !NeedsBound(Call->getArg(1));
+  if (IsMin) {
+    // min(a, b) <= a and <= b. It is >= lo when both are; a size-like
+    // bound argument (`n - 1`) is taken to be at least the other's lower
+    // bound, as in any sensible clamp `min(max(v, 0), n - 1)`.
+    const ClampBounds &Upper = A.UpperBound ? A : B;
+    Result.UpperBound = Upper.UpperBound;
+    Result.UpperSlack = Upper.UpperSlack;
+    if (A.Lower && B.Lower)
+      Result.Lower = std::min(*A.Lower, *B.Lower);
+    else if (BIsBound && A.Lower)
+      Result.Lower = A.Lower;
+    else if (AIsBound && B.Lower)
+      Result.Lower = B.Lower;
+  } else {
+    // max(a, b) >= a and >= b; it is bounded above when both are, by the
+    // runtime bound where one of them is a constant floor (`max(0, ...)`).
+    if (A.Lower || B.Lower)
+      Result.Lower =
+          std::max(A.Lower.value_or(INT64_MIN), B.Lower.value_or(INT64_MIN));
+    if (A.UpperBound && B.UpperBound) {
+      bool AConstant = integerConstant(Call->getArg(0), Context).has_value();
+      const ClampBounds &Upper = AConstant ? B : A;
+      Result.UpperBound = Upper.UpperBound;
+      Result.UpperSlack = Upper.UpperSlack;
+    }
+  }
+  return Result;
+}
+
+void GuardDataflow::addClampFacts(const Expr *Value, const Expr *Clamp,
+                                  FactSet &Facts, const FactSet &Known) {
+  auto NeedsBound = [this](const Expr *E) { return needsBound(E); };
+  auto KnownLower = [&](const Expr *E) -> std::optional<int64_t> {
+    llvm::SmallVector<const Expr *, 2> Terms;
+    int64_t Constant = 0;
+    flattenSum(E, Context, Terms, Constant);
+    if (Terms.size() != 1)
+      return std::nullopt;
+    const Fact *F = find(Terms.front(), Known);
+    if (!F || !F->Lower)
+      return std::nullopt;
+    return *F->Lower + Constant;
+  };
+  auto InitOf = [this](const Expr *E) { return unchangedInit(E); };
+  ClampBounds Bounds =
+      clampBounds(Clamp, ClampContext{Context, NeedsBound, KnownLower, InitOf});
+  if (Bounds.UpperBound)
+    addUpper(Value, Bounds.UpperBound, Bounds.UpperSlack, Clamp, Facts);
+  if (Bounds.Lower)
+    addLower(Value, *Bounds.Lower, Clamp, Facts);
+}
+
+void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
+                          Judgement &Result) const {
+  IndexProblem Problem;
+  Problem.Part = Part;
+  Problem.Variable = asLocalVariable(stripIndexCasts(Part));
+  Problem.Offset = Offset;
+  Problem.Source = sourceOf(Part);
+
+  // A launch coordinate is bounded above by the launch itself.
+  bool UpperOK = UpperTrusted ||
+                 (Offset <= 0 && Provenance.originOf(Part).IsBareCoordinate);
+  if (!UpperOK && F.UpperSlack)
+    UpperOK = *F.UpperSlack <= -Offset + (ExtentPlusOne ? 1 : 0);
+  if (!UpperOK && F.ConstUpper)
+    UpperOK =
+        CurrentExtent ? *F.ConstUpper + Offset <= *CurrentExtent : Offset <= 0;
+  if (!UpperOK) {
+    if (!F.UpperSlack && !F.ConstUpper) {
+      Problem.Kind = IndexProblemKind::Unbounded;
+    } else {
+      Problem.Kind = Offset > 0 ? IndexProblemKind::OffsetNotCovered
+                                : IndexProblemKind::OnePastTheBound;
+      Problem.Guard = F.UpperGuard;
+    }
+    Result.Problems.push_back(Problem);
+    return;
+  }
+  // Thread indexes are never negative; what is subtracted from them, and
+  // values loaded or converted from floating point, need a lower bound.
+  int64_t Needed = -Offset;
+  bool NonNegative = Problem.Source == IndexSource::ThreadIndex ||
+                     stripIndexCasts(Part)->getType()->isUnsignedIntegerType();
+  bool LowerOK =
+      (Needed <= 0 && NonNegative) || (F.Lower && *F.Lower >= Needed);
+  if (!LowerOK) {
+    Problem.Kind = Problem.Source == IndexSource::ThreadIndex
+                       ? IndexProblemKind::NegativeOffset
+                       : IndexProblemKind::Unbounded;
+    Problem.Guard = F.LowerGuard;
+    Problem.MissingLowerBound = true;
+    Result.Problems.push_back(Problem);
+    return;
+  }
+  Result.AnyBounded = true;
+}
+
+void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
+                             const FactSet &Facts, Judgement &Result) const {
+  E = stripIndexCasts(E);
+  if (!needsBound(E))
+    return;
+  if (const Fact *F = find(E, Facts)) {
+    judge(*F, E, Offset, Result);
+    return;
+  }
+  FactSet Clamped;
+  if (isClampExpression(E))
+    const_cast<GuardDataflow *>(this)->addClampFacts(E, E, Clamped, Facts);
+  if (!Clamped.empty()) {
+    judge(Clamped.front(), E, Offset, Result);
+    return;
+  }
+  ValueOrigin Origin = Provenance.originOf(E);
+  IndexProblem Problem;
+  Problem.Part = E;
+  Problem.Offset = Offset;
+  Problem.Source = sourceOf(E);
+  if (Origin.IsBareCoordinate) {
+    // Bounded by the launch; neutral in a combination unless it is
+    // decremented below zero.
+    if (Offset < 0) {
+      Problem.Kind = IndexProblemKind::NegativeOffset;
+      Problem.MissingLowerBound = true;
+      Result.Problems.push_back(Problem);
+    } else if (Offset > 0 && !UpperTrusted) {
+      // The launch bounds the coordinate, not the coordinate plus one.
+      Problem.Kind = IndexProblemKind::OffsetNotCovered;
+      Result.Problems.push_back(Problem);
+    }
+    return;
+  }
+  if (const VarDecl *Var = asLocalVariable(E)) {
+    Problem.Variable = Var;
+    // A local that never changes is as bounded as its initialiser:
+    // `base = row * cols` after `if (row >= rows) return;`.
+    if (const Expr *Init = unchangedInit(E); Init && Substitutions < 4) {
+      Judgement Sub;
+      ++Substitutions;
+      evaluate(Init, Offset, Facts, Sub);
+      --Substitutions;
+      if (!Sub.Problems.empty()) {
+        // Name the variable unless the initialiser's problem names one.
+        if (llvm::none_of(Sub.Problems, [](const IndexProblem &P) {
+              return P.Variable != nullptr;
+            })) {
+          IndexProblem Named = Sub.Problems.front();
+          Named.Part = E;
+          Named.Variable = Var;
+          Result.Problems.push_back(Named);
+          return;
+        }
+        Result.Problems.append(Sub.Problems.begin(), Sub.Problems.end());
+        return;
+      }
+      if (Sub.AnyBounded) {
+        Result.AnyBounded = true;
+        return;
+      }
+      // A scaled coordinate (`blockIdx.x * cols`) is neutral; a sum of
+      // coordinates of different levels is a global index needing a bound.
+      if (!isGlobalCombination(Init))
+        return;
+    }
+    if (UpperTrusted && Offset >= 0)
+      return;
+    if (UpperTrusted) {
+      Problem.Kind = IndexProblemKind::NegativeOffset;
+      Problem.MissingLowerBound = true;
+    }
+    Result.Problems.push_back(Problem);
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAdditiveOp()) {
+      evaluateSum(E, Offset, Facts, Result);
+      return;
+    }
+    if (BO->isMultiplicativeOp() || BO->isShiftOp() || BO->isBitwiseOp()) {
+      evaluate(BO->getLHS(), 0, Facts, Result);
+      evaluate(BO->getRHS(), 0, Facts, Result);
+      return;
+    }
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    evaluate(CO->getTrueExpr(), Offset, Facts, Result);
+    evaluate(CO->getFalseExpr(), Offset, Facts, Result);
+    return;
+  }
+  // A call, a load or a conversion with no guard of its own.
+  Result.Problems.push_back(Problem);
+}
+
+static bool readsLaunchExtent(const ValueOrigin &Origin) {
+  return Origin.Builtins & (ValueOrigin::BlockDim | ValueOrigin::GridDim);
+}
+
+void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
+                                const FactSet &Facts, Judgement &Result) const {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(E, Context, Terms, Constant);
+  Offset += Constant;
+  if (Terms.size() == 1 &&
+      stripIndexCasts(Terms.front()) != stripIndexCasts(E)) {
+    evaluate(Terms.front(), Offset, Facts, Result);
+    return;
+  }
+  if (Terms.size() == 1) {
+    // `a - b` with b not a constant: flattening leaves it whole. `i - nx`
+    // keeps i's upper bound (how far below zero it may go is not known);
+    // `n - 1 - i` is in bounds when i is.
+    const auto *Difference = cast<BinaryOperator>(stripIndexCasts(E));
+    if (needsBound(Difference->getLHS()))
+      evaluate(Difference->getLHS(), Offset, Facts, Result);
+    if (needsBound(Difference->getRHS()))
+      evaluate(Difference->getRHS(), 0, Facts, Result);
+    return;
+  }
+  llvm::SmallVector<bool, 4> Covered(Terms.size(), false);
+  llvm::SmallVector<llvm::FoldingSetNodeID, 4> TermIDs(Terms.size());
+  for (size_t I = 0; I < Terms.size(); ++I)
+    Terms[I]->Profile(TermIDs[I], Context, /*Canonical=*/true);
+  // A guard on part of the sum (`t * TILE + tx < K` inside
+  // `row * K + t * TILE + tx`) covers those terms together.
+  for (const Fact &F : Facts) {
+    if (F.Terms.size() < 2 || F.Terms.size() >= Terms.size())
+      continue;
+    llvm::SmallVector<size_t, 4> Matched;
+    for (const llvm::FoldingSetNodeID &ID : F.Terms)
+      for (size_t I = 0; I < Terms.size(); ++I)
+        if (!Covered[I] && !llvm::is_contained(Matched, I) &&
+            TermIDs[I] == ID) {
+          Matched.push_back(I);
+          break;
+        }
+    if (Matched.size() != F.Terms.size())
+      continue;
+    bool HasLast = llvm::is_contained(Matched, Terms.size() - 1);
+    judge(F, E, HasLast ? Offset : 0, Result);
+    for (size_t I : Matched)
+      Covered[I] = true;
+  }
+  const Expr *LaunchExtent = nullptr;
+  // A uniform term that moves at run time (`t * TILE` in a tile loop).
+  bool HasMovingOffset = false;
+  const Expr *MovingAddend = nullptr;
+  size_t LastNeedy = Terms.size();
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    if (Covered[I])
+      continue;
+    if (needsBound(Terms[I])) {
+      LastNeedy = I;
+      continue;
+    }
+    if (readsLaunchExtent(Provenance.originOf(Terms[I])))
+      LaunchExtent = LaunchExtent ? LaunchExtent : Terms[I];
+    else if (readsReassignedLocal(Terms[I])) {
+      HasMovingOffset = true;
+      // An unscaled loop counter (`oy + ky`) shifts the value itself.
+      if (!MovingAddend && asLocalVariable(stripIndexCasts(Terms[I])))
+        MovingAddend = Terms[I];
+    }
+  }
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    if (Covered[I] || !needsBound(Terms[I]))
+      continue;
+    const Expr *Term = stripIndexCasts(Terms[I]);
+    int64_t TermOffset = I == LastNeedy ? Offset : 0;
+    if (Provenance.originOf(Term).IsBareCoordinate && HasMovingOffset &&
+        !UpperTrusted && !find(Term, Facts)) {
+      // `t * TILE + threadIdx.x`: the coordinate walks a tile whose offset
+      // changes at run time; in the last, partial tile it passes the end.
+      IndexProblem Problem;
+      Problem.Kind = IndexProblemKind::UnboundedTileColumn;
+      Problem.Part = E;
+      Result.Problems.push_back(Problem);
+      continue;
+    }
+    Judgement Part;
+    const Expr *Addend = LaunchExtent;
+    if (!Addend && MovingAddend && asLocalVariable(Term)) {
+      // A counter of a loop with constant limits (`for (dy = -1; dy <= 1;
+      // ++dy)`) is an offset in a known range: judge both ends.
+      if (auto Range = loopCounterRange(MovingAddend)) {
+        evaluate(Term, TermOffset + Range->second, Facts, Part);
+        evaluate(Term, TermOffset + Range->first, Facts, Part);
+        Result.AnyBounded |= Part.AnyBounded;
+        if (!Part.Problems.empty())
+          Result.Problems.push_back(Part.Problems.front());
+        continue;
+      }
+      Addend = MovingAddend;
+    }
+    evaluate(Term, TermOffset, Facts, Part);
+    if (Addend && Part.Problems.empty() && Part.AnyBounded && !UpperTrusted) {
+      IndexProblem Problem;
+      Problem.Kind = IndexProblemKind::LaunchExtentOffset;
+      Problem.Part = Term;
+      Problem.Variable = asLocalVariable(Term);
+      Problem.Addend = Addend;
+      if (const Fact *F = find(Term, Facts))
+        Problem.Guard = F->UpperGuard;
+      Result.Problems.push_back(Problem);
+      continue;
+    }
+    Result.AnyBounded |= Part.AnyBounded;
+    Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
+  }
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+GuardDataflow::loopCounterRange(const Expr *Counter) const {
+  const VarDecl *Var = asLocalVariable(stripIndexCasts(Counter));
+  if (!Var || !Var->getInit())
+    return std::nullopt;
+  std::optional<int64_t> Start = integerConstant(Var->getInit(), Context);
+  if (!Start)
+    return std::nullopt;
+  // The loop whose init declares the counter.
+  const ForStmt *For = CounterLoops.lookup(Var);
+  if (!For || !For->getCond() || !For->getInc())
+    return std::nullopt;
+  const auto *Inc = dyn_cast<UnaryOperator>(For->getInc()->IgnoreParens());
+  if (!Inc || !Inc->isIncrementOp() ||
+      asLocalVariable(Inc->getSubExpr()->IgnoreParenImpCasts()) != Var)
+    return std::nullopt;
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Cond || asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
+    return std::nullopt;
+  std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Context);
+  if (!Limit)
+    return std::nullopt;
+  if (Cond->getOpcode() == BO_LT && *Limit > *Start)
+    return std::make_pair(*Start, *Limit - 1);
+  if (Cond->getOpcode() == BO_LE && *Limit >= *Start)
+    return std::make_pair(*Start, *Limit);
+  return std::nullopt;
+}
+
+bool GuardDataflow::isBlockStorage(const Expr *Base) const {
+  // `tile[ty][tx]`: the storage is the array the outermost subscript names.
+  while (true) {
+    Base = Base->IgnoreParenImpCasts();
+    if (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base)) {
+      Base = Inner->getBase();
+      continue;
+    }
+    break;
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  if (!Ref)
+    return false;
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!Var)
+    return false;
+  if (Var->hasAttr<CUDASharedAttr>())
+    return true;
+  return Var->hasLocalStorage() && Var->getType()->isArrayType();
+}
+
+void GuardDataflow::checkAccess(const IndexedAccess &Access,
+                                const FactSet &Facts,
+                                std::vector<UnguardedAccess> &Findings) {
+  const Expr *Index = stripIndexCasts(Access.Index);
+  if (!needsBound(Index))
+    return;
+  ValueOrigin Origin = Provenance.originOf(Index);
+  if (Origin.IsBareCoordinate) {
+    if (Options.Unproven)
+      Options.Unproven->push_back(Access);
+    return;
+  }
+  // A block-local index into block-sized storage (shared tiles, reduction
+  // buffers) is sized by the launch; only going below zero is in question.
+  UpperTrusted = Options.TrustBlockSizedStorage && Origin.isBlockLocal() &&
+                 !Origin.isFromFloat() && !Origin.isLoaded() &&
+                 isBlockStorage(Access.Base);
+  CurrentExtent.reset();
+  ExtentPlusOne = isExtentPlusOneArray(Access.Base);
+  if (const auto *Array = Context.getAsConstantArrayType(
+          Access.Base->IgnoreParenImpCasts()->getType()))
+    CurrentExtent = Array->getSize().getLimitedValue(INT64_MAX);
+  Judgement Result;
+  evaluate(Index, 0, Facts, Result);
+  if (Result.Problems.empty()) {
+    // Nothing bounded it, but a scaled coordinate (`out[blockIdx.x * cols]`,
+    // `scratch[threadIdx.x >> 5]`) is sized by the launch; only a sum of
+    // coordinates (`blockIdx.x * blockDim.x + threadIdx.x`) needs a guard.
+    bool CheckedBlockStorage = !Options.TrustBlockSizedStorage &&
+                               Origin.isBlockLocal() &&
+                               isBlockStorage(Access.Base);
+    // Guards prove it, unless only the launch was trusted for the upper end.
+    if (Result.AnyBounded && !UpperTrusted)
+      return;
+    if (UpperTrusted || (!isGlobalCombination(Index) && !CheckedBlockStorage)) {
+      if (Options.Unproven)
+        Options.Unproven->push_back(Access);
+      return;
+    }
+    // Only launch builtins, combined: `blockIdx.x * blockDim.x + threadIdx.x`.
+    IndexProblem Problem;
+    Problem.Part = Index;
+    Problem.Variable = asLocalVariable(Index);
+    Problem.Source = sourceOf(Index);
+    Result.Problems.push_back(Problem);
+  }
+  Findings.push_back({Access, Result.Problems});
+}
+
+bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
+                             std::vector<UnguardedAccess> *Findings) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (Findings && E)
+    if (auto Access = getIndexedAccess(E))
+      checkAccess(*Access, Facts, *Findings);
+
+  // A new value for a variable ends what was known of the old one; a clamp
+  // or a copy of a bounded value brings its bounds.
+  auto Define = [&](const VarDecl *Var, const Expr *Value, const Expr *Ref) {
+    FactSet Before = Facts;
+    kill(Var, Facts);
+    if (!Value)
+      return;
+    addClampFacts(Ref, Value, Facts, Before);
+    if (const Fact *Source = find(Value, Before)) {
+      if (Source->Key.Var == Var)
+        return;
+      Fact Copy = *Source;
+      Copy.Key = keyOf(Ref);
+      Copy.Terms.clear();
+      collectReadVariables(Value, Copy.Reads);
+      Facts.push_back(std::move(Copy));
+    }
+  };
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D)) {
+        DeclRefExpr *Ref = DeclRefExpr::Create(
+            Context, NestedNameSpecifierLoc(), SourceLocation(),
+            const_cast<VarDecl *>(Var), false, Var->getLocation(),
+            Var->getType(), VK_LValue);
+        Define(Var, Var->getInit(), Ref);
+      }
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *Var =
+              asLocalVariable(BO->getLHS()->IgnoreParenImpCasts())) {
+        if (BO->getOpcode() == BO_Assign)
+          Define(Var, BO->getRHS(), BO->getLHS());
+        else if (BO->getOpcode() == BO_RemAssign && !needsBound(BO->getRHS())) {
+          kill(Var, Facts);
+          addUpper(BO->getLHS(), BO->getRHS(), 0, BO, Facts);
+        } else {
+          kill(Var, Facts);
+        }
+      }
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (const VarDecl *Var =
+              asLocalVariable(UO->getSubExpr()->IgnoreParenImpCasts()))
+        kill(Var, Facts);
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    if (isNoReturnCall(Call))
+      return false;
+    if (Findings)
+      checkHelperCall(*Call, Facts, *Findings);
+  }
+  return true;
+}
+
+const std::vector<GuardDataflow::HelperSink> &
+GuardDataflow::sinksOf(const FunctionDecl &Helper) {
+  auto [It, Inserted] = Sinks.try_emplace(&Helper);
+  if (!Inserted)
+    return It->second;
+  llvm::SmallVector<const ParmVarDecl *, 4> Parameters;
+  for (const ParmVarDecl *Param : Helper.parameters())
+    if (Param->getType()->isIntegralOrEnumerationType())
+      Parameters.push_back(Param);
+  if (Parameters.empty())
+    return It->second;
+  ThreadIndexProvenance HelperProvenance(Helper, Context);
+  GuardDataflow Summary(Helper, Context, HelperProvenance, Options, Parameters,
+                        HelperDepth + 1);
+  std::vector<HelperSink> Found;
+  for (const UnguardedAccess &Finding : Summary.run()) {
+    const IndexProblem &Problem = Finding.Problems.front();
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(Problem.Variable);
+    if (!Param || Problem.Kind != IndexProblemKind::Unbounded || Finding.Helper)
+      continue;
+    Found.push_back({Param->getFunctionScopeIndex(), Problem.Offset,
+                     Finding.Access.Access});
+  }
+  // The map may have grown during the nested run.
+  return Sinks[&Helper] = std::move(Found);
+}
+
+void GuardDataflow::checkHelperCall(const CallExpr &Call, const FactSet &Facts,
+                                    std::vector<UnguardedAccess> &Findings) {
+  const FunctionDecl *Helper = Call.getDirectCallee();
+  if (!Helper || HelperDepth >= 2 || Helper == &Function ||
+      !Helper->hasAttr<CUDADeviceAttr>())
+    return;
+  const FunctionDecl *Definition = nullptr;
+  if (!Helper->hasBody(Definition) ||
+      Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return;
+  for (const HelperSink &Sink : sinksOf(*Definition)) {
+    if (Sink.Parameter >= Call.getNumArgs())
+      continue;
+    const Expr *Argument = Call.getArg(Sink.Parameter);
+    if (!needsBound(Argument))
+      continue;
+    UpperTrusted = false;
+    CurrentExtent.reset();
+    ExtentPlusOne = false;
+    Judgement Result;
+    evaluate(Argument, Sink.Offset, Facts, Result);
+    if (Result.Problems.empty()) {
+      if (Result.AnyBounded ||
+          Provenance.originOf(stripIndexCasts(Argument)).IsBareCoordinate)
+        continue;
+      IndexProblem Problem;
+      Problem.Part = stripIndexCasts(Argument);
+      Problem.Source = sourceOf(Argument);
+      Result.Problems.push_back(Problem);
+    }
+    UnguardedAccess Finding{{&Call, nullptr, Argument}, Result.Problems};
+    Finding.Helper = Definition;
+    Finding.HelperAccess = Sink.Access;
+    Findings.push_back(std::move(Finding));
+  }
+}
+
+/// What holds after a join: the facts both sides know, at their weakest.
+static FactSet meet(const FactSet &A, const FactSet &B) {
+  FactSet Result;
+  for (const Fact &F : A) {
+    const Fact *G = nullptr;
+    for (const Fact &Candidate : B)
+      if (Candidate.Key == F.Key)
+        G = &Candidate;
+    if (!G)
+      continue;
+    Fact M = F;
+    M.UpperSlack.reset();
+    M.ConstUpper.reset();
+    M.Lower.reset();
+    if (F.UpperSlack && G->UpperSlack) {
+      M.UpperSlack = std::max(*F.UpperSlack, *G->UpperSlack);
+      M.UpperGuard =
+          *G->UpperSlack > *F.UpperSlack ? G->UpperGuard : F.UpperGuard;
+    }
+    if (F.ConstUpper && G->ConstUpper)
+      M.ConstUpper = std::max(*F.ConstUpper, *G->ConstUpper);
+    if (F.Lower && G->Lower) {
+      M.Lower = std::min(*F.Lower, *G->Lower);
+      M.LowerGuard = *G->Lower < *F.Lower ? G->LowerGuard : F.LowerGuard;
+    }
+    for (const VarDecl *Var : G->Reads)
+      if (!llvm::is_contained(M.Reads, Var))
+        M.Reads.push_back(Var);
+    if (!M.empty())
+      Result.push_back(std::move(M));
+  }
+  return Result;
+}
+
+static bool sameFacts(const FactSet &A, const FactSet &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const Fact &F : A)
+    if (llvm::none_of(B, [&](const Fact &G) {
+          return G.Key == F.Key && G.UpperSlack == F.UpperSlack &&
+                 G.ConstUpper == F.ConstUpper && G.Lower == F.Lower;
+        }))
+      return false;
+  return true;
+}
+
+std::vector<UnguardedAccess> GuardDataflow::run() {
+  std::vector<UnguardedAccess> Findings;
+  if (!Function.hasBody())
+    return Findings;
+  CFG::BuildOptions BuildOptions;
+  BuildOptions.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Graph =
+      CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  if (!Graph)
+    return Findings;
+
+  ForwardDataflow<GuardDataflow> Dataflow(*Graph, *this);
+  Dataflow.run(FactSet());
+  // Report from the fixpoint only, so that each access is judged once
+  // against the facts that hold on every path.
+  Recording = &Findings;
+  Dataflow.forEachElement([](const CFGElement &, const FactSet &) {});
+  Recording = nullptr;
+
+  const SourceManager &SM = Context.getSourceManager();
+  llvm::sort(Findings, [&](const UnguardedAccess &A, const UnguardedAccess &B) {
+    return SM.isBeforeInTranslationUnit(A.Access.Access->getBeginLoc(),
+                                        B.Access.Access->getBeginLoc());
+  });
+  return Findings;
+}
+
+} // namespace
+
+std::vector<UnguardedAccess>
+findUnguardedAccesses(const FunctionDecl &Function, ASTContext &Context,
+                      const ThreadIndexProvenance &Provenance,
+                      const GuardAnalysisOptions &Options) {
+  return GuardDataflow(Function, Context, Provenance, Options).run();
+}
+
+} // namespace gpuguard

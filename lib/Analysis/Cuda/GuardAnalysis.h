@@ -1,0 +1,129 @@
+//===--- GuardAnalysis.h - Which indexes a guard bounds ---------*- C++ -*-===//
+///
+/// \file
+/// A forward must-dataflow analysis over a device function's CFG that tracks
+/// how tightly each index value is bounded on every path, and reports the
+/// memory accesses whose index may leave its bounds.
+///
+/// A fact says "v < bound + slack" and/or "v >= lower" for a value v (a
+/// variable or an expression). Facts come from branch conditions (`i < n` on
+/// the true edge, `i >= n` on the false edge, so early exits, loop
+/// conditions, ternaries, `&&`/`||` chains, `assert` and guards kept in local
+/// bools all produce them) and from clamps (`min(i, n - 1)`, `i % n`), and a
+/// reassignment of a variable they read ends them. At a join only what holds
+/// on every incoming edge survives, at its weakest.
+///
+/// An index is then judged part by part: `i + 1` needs `i < bound - 1`,
+/// `i - 1` needs `i >= 1`, `row * cols + col` needs a bound on row and on
+/// col, and a value converted from floating point needs both bounds.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CUDA_GUARDANALYSIS_H
+#define GPUGUARD_ANALYSIS_CUDA_GUARDANALYSIS_H
+
+#include "Analysis/Cuda/ThreadIndexProvenance.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Regex.h"
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace gpuguard {
+
+/// A subscript (`a[i]`, `acc[i]` through operator[]) or a dereference of
+/// pointer arithmetic (`*(p + i)`).
+struct IndexedAccess {
+  const clang::Expr *Access = nullptr;
+  const clang::Expr *Base = nullptr;
+  const clang::Expr *Index = nullptr;
+};
+
+/// Decomposes \p E into an indexed access, if it is one.
+std::optional<IndexedAccess> getIndexedAccess(const clang::Expr *E);
+
+/// Why (part of) an index is not known to be in bounds.
+enum class IndexProblemKind {
+  /// No guard bounds it on every path.
+  Unbounded,
+  /// The guard lets the bound itself through (`j > n` exits, `i <= n`).
+  OnePastTheBound,
+  /// The guard bounds `i` but the index adds to it (`i + 1`).
+  OffsetNotCovered,
+  /// The index subtracts from a value with no lower bound (`i - 1`).
+  NegativeOffset,
+  /// The guard bounds `i` but the index adds a launch extent
+  /// (`i + blockDim.x`).
+  LaunchExtentOffset,
+  /// A coordinate added to a loop-carried offset (`t * TILE + threadIdx.x`):
+  /// the column of a tile in the last, partial tile.
+  UnboundedTileColumn,
+};
+
+/// Where the unbounded part of an index comes from.
+enum class IndexSource { ThreadIndex, Loaded, FromFloat };
+
+struct IndexProblem {
+  IndexProblemKind Kind = IndexProblemKind::Unbounded;
+  IndexSource Source = IndexSource::ThreadIndex;
+  /// The part of the index at fault: a variable reference or an expression.
+  const clang::Expr *Part = nullptr;
+  /// Set when Part names a local variable.
+  const clang::VarDecl *Variable = nullptr;
+  /// The constant the index adds to Part (`i + 1`: 1, `i - 1`: -1).
+  int64_t Offset = 0;
+  /// The guard whose bound is too weak, when there is one.
+  const clang::Expr *Guard = nullptr;
+  /// The launch extent added to Part, for LaunchExtentOffset.
+  const clang::Expr *Addend = nullptr;
+  /// The problem is the lower bound (below zero), not the upper one.
+  bool MissingLowerBound = false;
+};
+
+/// An access whose index is not known to be in bounds on every path.
+struct UnguardedAccess {
+  IndexedAccess Access;
+  /// At least one; the first is the one to report.
+  llvm::SmallVector<IndexProblem, 2> Problems;
+  /// Set when the index is passed to a visible `__device__` helper that
+  /// uses it as an index without a guard of its own: Access.Access is then
+  /// the call, Access.Index the argument, and HelperAccess the helper's
+  /// access.
+  const clang::FunctionDecl *Helper = nullptr;
+  const clang::Expr *HelperAccess = nullptr;
+};
+
+struct GuardAnalysisOptions {
+  /// Trust that block-local indexes (computed from threadIdx and blockDim
+  /// only) stay inside block-sized storage: `__shared__` and local arrays.
+  bool TrustBlockSizedStorage = true;
+  /// Also require a bound for indexes loaded from memory (`table[ids[i]]`).
+  bool CheckLoadedIndexes = false;
+  /// Require a bound (or clamp) for indexes converted from floating point.
+  bool CheckFloatIndexes = true;
+  /// Arrays whose names match hold one element more than the bound of
+  /// their index: `rowPtr[row + 1]` under `row < rows` is in bounds.
+  const llvm::Regex *ExtentPlusOneArrays = nullptr;
+  /// When set, receives the accesses whose index needs a bound that no guard
+  /// proves but that the analysis accepts anyway: bare coordinates (bounded
+  /// by the launch), scaled coordinates, and block-local indexes into
+  /// block-sized storage. `gpuguard instrument --instrument=all` checks them
+  /// at run time.
+  std::vector<IndexedAccess> *Unproven = nullptr;
+};
+
+/// Runs the analysis on the body of \p Function. Functions whose CFG cannot
+/// be built yield no findings.
+std::vector<UnguardedAccess>
+findUnguardedAccesses(const clang::FunctionDecl &Function,
+                      clang::ASTContext &Context,
+                      const ThreadIndexProvenance &Provenance,
+                      const GuardAnalysisOptions &Options = {});
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CUDA_GUARDANALYSIS_H

@@ -1,0 +1,673 @@
+//===--- InplaceAutogradAnalysis.cpp - In-place writes autograd rejects ---===//
+
+#include "Analysis/Torch/InplaceAutogradAnalysis.h"
+#include "Analysis/Core/ForwardDataflow.h"
+#include "Analysis/Torch/TorchApi.h"
+#include "Analysis/Torch/TorchOps.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Analysis/CFG.h"
+#include <map>
+
+using namespace clang;
+using namespace llvm;
+
+namespace gpuguard::torch {
+namespace {
+
+/// A tensor that provably requires grad.
+struct GradFact {
+  bool Leaf = false;
+  SourceLocation Origin;
+  bool operator==(const GradFact &Other) const {
+    return Leaf == Other.Leaf && Origin == Other.Origin;
+  }
+};
+
+/// The op that saved a tensor for backward.
+struct SaveFact {
+  const Expr *Op = nullptr;
+  std::string Name;
+  /// The tensor as the op saves it: an operand, or the op itself when it
+  /// saves its result.
+  const Expr *Saved = nullptr;
+  bool operator==(const SaveFact &Other) const { return Op == Other.Op; }
+};
+
+struct AutogradFacts {
+  /// Must: tensors that require grad on every path.
+  std::map<const ValueDecl *, GradFact> Grad;
+  /// May: tensors some path saved for backward since the last backward().
+  std::map<const ValueDecl *, SaveFact> Saved;
+  /// Must: variables that are views of another tensor.
+  std::map<const ValueDecl *, const ValueDecl *> ViewOf;
+};
+
+/// What an expression's tensor is, as far as autograd is concerned.
+struct TensorInfo {
+  bool RequiresGrad = false;
+  bool Leaf = false;
+  SourceLocation Origin;
+  /// The variable whose storage the tensor is, after views and references.
+  const ValueDecl *Decl = nullptr;
+  bool View = false;
+};
+
+bool isFalseConstant(const Expr *E, const ASTContext &Context) {
+  std::optional<int64_t> Value = integerConstant(E, Context);
+  return Value && *Value == 0;
+}
+
+/// A `requires_grad(...)` option inside \p E that is not `false`.
+const CallExpr *requiresGradOption(const Stmt *S, const ASTContext &Context) {
+  if (!S)
+    return nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->getIdentifier() &&
+        Callee->getName() == "requires_grad" && isLibTorchDecl(Callee) &&
+        !isTensorType(Callee->getReturnType()) &&
+        !Callee->getReturnType()->isBooleanType()) {
+      const Expr *Arg =
+          Call->getNumArgs() ? Call->getArg(Call->getNumArgs() - 1) : nullptr;
+      if (Arg && !isa<CXXDefaultArgExpr>(Arg->IgnoreImplicit()) &&
+          isFalseConstant(Arg, Context))
+        return nullptr;
+      return Call;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    if (const CallExpr *Found = requiresGradOption(Child, Context))
+      return Found;
+  return nullptr;
+}
+
+bool isModuleMethodCall(const Expr *E, StringRef Name,
+                        const CXXMemberCallExpr **Out = nullptr) {
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!Call || !Call->getMethodDecl() ||
+      !Call->getMethodDecl()->getIdentifier() ||
+      Call->getMethodDecl()->getName() != Name)
+    return false;
+  const CXXRecordDecl *Class = Call->getMethodDecl()->getParent();
+  if (!Class || !Class->getIdentifier() || Class->getName() != "Module" ||
+      !isInNamespace(Class, "torch::nn"))
+    return false;
+  if (Out)
+    *Out = Call;
+  return true;
+}
+
+/// Tensor members of LibTorch's own modules that are parameters.
+bool isBuiltinParameter(const ValueDecl *D) {
+  const auto *Field = dyn_cast<FieldDecl>(D);
+  if (!Field || !Field->getIdentifier() || !isTensorType(Field->getType()))
+    return false;
+  if (builtinModuleName(dyn_cast<CXXRecordDecl>(Field->getParent())).empty())
+    return false;
+  StringRef Name = Field->getName();
+  return Name.ends_with("weight") || Name.ends_with("bias") ||
+         Name.starts_with("weight_") || Name.starts_with("bias_");
+}
+
+/// True when \p Module, one of its bases or one of its submodule members
+/// holds a parameter: a built-in module's weight or bias, or a member
+/// registered with register_parameter.
+bool holdsParameters(const CXXRecordDecl *Module,
+                     const ParameterFields &Parameters, unsigned Depth = 0) {
+  if (!Module || Depth > 8 || !Module->hasDefinition())
+    return false;
+  Module = Module->getDefinition();
+  for (const FieldDecl *Field : Module->fields()) {
+    if (Parameters.count(Field) || isBuiltinParameter(Field))
+      return true;
+    if (const CXXRecordDecl *Sub = moduleClass(Field->getType());
+        Sub && Sub != Module && holdsParameters(Sub, Parameters, Depth + 1))
+      return true;
+  }
+  for (const CXXBaseSpecifier &Base : Module->bases())
+    if (holdsParameters(Base.getType()->getAsCXXRecordDecl(), Parameters,
+                        Depth + 1))
+      return true;
+  return false;
+}
+
+/// The module a call runs: `inner(x)` on a module holder or
+/// `inner->forward(x)`; null for any other expression.
+const CXXRecordDecl *calledModule(const Expr *E) {
+  std::optional<ForwardCall> Call = getForwardCall(E);
+  return Call ? moduleClass(Call->Object->getType()) : nullptr;
+}
+
+/// A method named forward of a class derived from torch::nn::Module: the
+/// graph it builds goes back to the caller, who runs backward() through it.
+bool isModuleForward(const FunctionDecl &Function) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+  return Method && !Method->isStatic() && Method->getIdentifier() &&
+         Method->getName() == "forward" &&
+         moduleClass(Method->getThisType()) != nullptr;
+}
+
+bool isBackwardCall(const TensorCall &Call) {
+  if (Call.Form == TensorCallForm::Method)
+    return Call.Name == "backward";
+  return Call.Form == TensorCallForm::Function &&
+         (Call.Name == "backward" || Call.Name == "grad") &&
+         StringRef(Call.Namespace).contains("autograd");
+}
+
+/// The calls a CFG element evaluates itself (not its wrappers).
+std::optional<TensorCall> elementCall(const Stmt *S) {
+  if (!isa<CallExpr>(S))
+    return std::nullopt;
+  std::optional<TensorCall> Call = getTensorCall(cast<Expr>(S));
+  if (!Call || Call->Call != S)
+    return std::nullopt;
+  return Call;
+}
+
+bool writesSelf(const TensorCall &Call) {
+  if (Call.Form == TensorCallForm::CompoundAssign)
+    return true;
+  std::optional<InplaceOpVariants> Variants = inplaceOp(Call.Name);
+  if (!Variants || !Call.Self)
+    return false;
+  return Call.Form == TensorCallForm::Method ? Variants->Method
+                                             : Variants->Function;
+}
+
+class Model {
+public:
+  using Facts = AutogradFacts;
+
+  Model(ASTContext &Context, const ParameterFields &Parameters)
+      : Context(Context), Parameters(Parameters) {}
+
+  bool transfer(const CFGElement &Element, Facts &State) const;
+  void edge(const CFGBlock &, unsigned, Facts &) const {}
+  bool join(Facts &Into, const Facts &Incoming) const;
+  void widen(Facts &State) const {
+    State.Grad.clear();
+    State.ViewOf.clear();
+  }
+
+  TensorInfo info(const Expr *E, const Facts &State, unsigned Depth = 0) const;
+  bool noGrad(const Stmt *S) const {
+    auto [It, Inserted] = NoGradCache.try_emplace(S, false);
+    if (Inserted)
+      It->second = isUnderNoGrad(*S, Context);
+    return It->second;
+  }
+  std::optional<SavedOperands> saves(const TensorCall &Call,
+                                     const Facts &State) const;
+
+private:
+  ASTContext &Context;
+  const ParameterFields &Parameters;
+  mutable DenseMap<const Stmt *, bool> NoGradCache;
+
+  const ValueDecl *resolve(const ValueDecl *D, const Facts &State) const;
+  void bind(const ValueDecl *D, const Expr *Init, Facts &State) const;
+  void call(const TensorCall &Call, Facts &State) const;
+  const CXXForRangeStmt *rangeLoopOf(const DeclStmt *S) const;
+};
+
+/// The tensor a reference or view variable stands for.
+const ValueDecl *Model::resolve(const ValueDecl *D, const Facts &State) const {
+  for (int Depth = 0; D && Depth < 8; ++Depth) {
+    if (const auto *Var = dyn_cast<VarDecl>(D);
+        Var && Var->getType()->isReferenceType() && Var->getInit())
+      if (const ValueDecl *Target = referencedDecl(Var->getInit());
+          Target && Target != D) {
+        D = Target;
+        continue;
+      }
+    auto It = State.ViewOf.find(D);
+    if (It == State.ViewOf.end() || It->second == D)
+      return D;
+    D = It->second;
+  }
+  return D;
+}
+
+TensorInfo Model::info(const Expr *E, const Facts &State,
+                       unsigned Depth) const {
+  TensorInfo Result;
+  E = ignoreTensorWrappers(E);
+  if (!E || Depth > 16)
+    return Result;
+
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E);
+      Operator && Operator->getOperator() == OO_Subscript &&
+      isTensorType(Operator->getArg(0)->getType())) {
+    Result = info(Operator->getArg(0), State, Depth + 1);
+    Result.View = true;
+    return Result;
+  }
+
+  if (const ValueDecl *Named = referencedDecl(E)) {
+    const ValueDecl *D = resolve(Named, State);
+    Result.Decl = D;
+    Result.View = D != Named;
+    if (auto It = State.Grad.find(D); It != State.Grad.end()) {
+      Result.RequiresGrad = true;
+      Result.Leaf = It->second.Leaf;
+      Result.Origin = It->second.Origin;
+    } else if (const auto *Field = dyn_cast<FieldDecl>(D)) {
+      if (auto Registered = Parameters.find(Field);
+          Registered != Parameters.end()) {
+        Result.RequiresGrad = Result.Leaf = true;
+        Result.Origin = Registered->second;
+      } else if (isBuiltinParameter(D)) {
+        Result.RequiresGrad = Result.Leaf = true;
+      }
+    }
+    return Result;
+  }
+
+  // A module with parameters returns a tensor that requires grad (its
+  // parameters do, outside no-grad).
+  if (const CXXRecordDecl *Module = calledModule(E)) {
+    Result.RequiresGrad = !noGrad(E) && holdsParameters(Module, Parameters);
+    return Result;
+  }
+
+  const CXXMemberCallExpr *Register = nullptr;
+  if (isModuleMethodCall(E, "register_parameter", &Register)) {
+    if (Register->getNumArgs() < 3 ||
+        isa<CXXDefaultArgExpr>(Register->getArg(2)->IgnoreImplicit()) ||
+        !isFalseConstant(Register->getArg(2), Context)) {
+      Result.RequiresGrad = Result.Leaf = true;
+      Result.Origin = E->getBeginLoc();
+    }
+    return Result;
+  }
+
+  std::optional<TensorCall> Call = getTensorCall(E);
+  if (!Call)
+    return Result;
+  StringRef Name = Call->Name;
+  if (Name == "requires_grad_" || Name == "set_requires_grad") {
+    if (Call->Self)
+      Result = info(Call->Self, State, Depth + 1);
+    if (Call->Args.empty() || !isFalseConstant(Call->Args.front(), Context)) {
+      Result.RequiresGrad = Result.Leaf = true;
+      Result.Origin = E->getBeginLoc();
+    }
+    return Result;
+  }
+  if (writesSelf(*Call))
+    return info(Call->Self, State, Depth + 1);
+  if (Name == "detach" || Name == "data")
+    return Result;
+  if (Call->Self && isViewOp(Name)) {
+    Result = info(Call->Self, State, Depth + 1);
+    Result.View = true;
+    return Result;
+  }
+  if (!Call->Self || Call->Form == TensorCallForm::Function)
+    if (const CallExpr *Option = requiresGradOption(E, Context)) {
+      Result.RequiresGrad = Result.Leaf = true;
+      Result.Origin = Option->getBeginLoc();
+      return Result;
+    }
+  if (noGrad(E) || !isDifferentiableOp(Name))
+    return Result;
+  auto Input = [&](const Expr *Arg) {
+    return isTensorType(Arg->getType()) &&
+           info(Arg, State, Depth + 1).RequiresGrad;
+  };
+  if ((Call->Self && Input(Call->Self)) || any_of(Call->Args, Input))
+    Result.RequiresGrad = true;
+  return Result;
+}
+
+std::optional<SavedOperands> Model::saves(const TensorCall &Call,
+                                          const Facts &State) const {
+  if (noGrad(Call.Call))
+    return std::nullopt;
+  SmallVector<OpArgument, 4> Args;
+  SmallVector<const Expr *, 4> Operands;
+  if (Call.Self)
+    Operands.push_back(Call.Self);
+  Operands.append(Call.Args.begin(), Call.Args.end());
+  bool AnyRequiresGrad = false;
+  for (const Expr *Operand : Operands) {
+    OpArgument Arg;
+    Arg.IsTensor = isTensorType(Operand->getType());
+    Arg.RequiresGrad = Arg.IsTensor && info(Operand, State).RequiresGrad;
+    AnyRequiresGrad |= Arg.RequiresGrad;
+    Args.push_back(Arg);
+  }
+  if (!AnyRequiresGrad)
+    return std::nullopt;
+  return savedForBackward(Call.Name, Args);
+}
+
+const CXXForRangeStmt *Model::rangeLoopOf(const DeclStmt *S) const {
+  for (const DynTypedNode &Parent : Context.getParents(*S))
+    if (const auto *Loop = Parent.get<CXXForRangeStmt>())
+      if (Loop->getLoopVarStmt() == S)
+        return Loop;
+  return nullptr;
+}
+
+void Model::bind(const ValueDecl *D, const Expr *Init, Facts &State) const {
+  State.Grad.erase(D);
+  State.Saved.erase(D);
+  State.ViewOf.erase(D);
+  if (!Init)
+    return;
+  TensorInfo Value = info(Init, State);
+  if (Value.RequiresGrad)
+    State.Grad[D] = GradFact{Value.Leaf, Value.Origin};
+  if (Value.View && Value.Decl && Value.Decl != D)
+    State.ViewOf[D] = Value.Decl;
+  if (std::optional<TensorCall> Call = getTensorCall(Init))
+    if (std::optional<SavedOperands> Saved = saves(*Call, State);
+        Saved && Saved->Result)
+      State.Saved[D] = SaveFact{Call->Call, Call->Name, Call->Call};
+}
+
+void Model::call(const TensorCall &Call, Facts &State) const {
+  if (isBackwardCall(Call)) {
+    // Only a retain_graph that is certainly true keeps the saves.
+    std::optional<int64_t> RetainGraph =
+        Call.Form == TensorCallForm::Method && Call.Args.size() > 1
+            ? integerConstant(Call.Args[1], Context)
+            : std::nullopt;
+    bool Retain = RetainGraph && *RetainGraph != 0;
+    if (!Retain)
+      State.Saved.clear();
+    return;
+  }
+  if (Call.Name == "requires_grad_" || Call.Name == "set_requires_grad") {
+    TensorInfo Self = info(Call.Self, State);
+    if (!Self.Decl)
+      return;
+    if (!Call.Args.empty() && isFalseConstant(Call.Args.front(), Context))
+      State.Grad.erase(Self.Decl);
+    else
+      State.Grad[Self.Decl] = GradFact{true, Call.Call->getBeginLoc()};
+    return;
+  }
+  std::optional<SavedOperands> Saved = saves(Call, State);
+  if (!Saved)
+    return;
+  for (unsigned Index : Saved->Arguments) {
+    const Expr *Operand = !Call.Self
+                              ? Call.Args[Index]
+                              : (Index == 0 ? Call.Self : Call.Args[Index - 1]);
+    if (const ValueDecl *D = info(Operand, State).Decl)
+      State.Saved[D] = SaveFact{Call.Call, Call.Name, Operand};
+  }
+}
+
+bool Model::transfer(const CFGElement &Element, Facts &State) const {
+  std::optional<CFGStmt> Statement = Element.getAs<CFGStmt>();
+  if (!Statement)
+    return true;
+  const Stmt *S = Statement->getStmt();
+
+  if (const auto *Declaration = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *Declared : Declaration->decls()) {
+      const auto *Var = dyn_cast<VarDecl>(Declared);
+      if (!Var || !isTensorType(Var->getType()))
+        continue;
+      if (const CXXForRangeStmt *Loop = rangeLoopOf(Declaration)) {
+        State.Grad.erase(Var);
+        State.Saved.erase(Var);
+        const Expr *Range = ignoreTensorWrappers(Loop->getRangeInit());
+        if (isModuleMethodCall(Range, "parameters"))
+          State.Grad[Var] = GradFact{true, Range->getBeginLoc()};
+        continue;
+      }
+      // A reference is the tensor it binds to; resolve() follows it.
+      if (Var->getType()->isReferenceType() && Var->getInit() &&
+          referencedDecl(Var->getInit()))
+        continue;
+      bind(Var, Var->getInit(), State);
+    }
+    return true;
+  }
+
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+      Operator && Operator->getOperator() == OO_Equal &&
+      Operator->getNumArgs() == 2 &&
+      isTensorType(Operator->getArg(0)->getType()) &&
+      !getTensorCall(Operator)) {
+    if (const ValueDecl *D = referencedDecl(Operator->getArg(0)))
+      bind(resolve(D, State), Operator->getArg(1), State);
+    return true;
+  }
+
+  if (std::optional<TensorCall> Call = elementCall(S))
+    this->call(*Call, State);
+  return true;
+}
+
+bool Model::join(Facts &Into, const Facts &Incoming) const {
+  bool Changed = false;
+  for (auto It = Into.Grad.begin(); It != Into.Grad.end();) {
+    auto Other = Incoming.Grad.find(It->first);
+    if (Other == Incoming.Grad.end()) {
+      It = Into.Grad.erase(It);
+      Changed = true;
+      continue;
+    }
+    if (It->second.Leaf && !Other->second.Leaf) {
+      It->second.Leaf = false;
+      Changed = true;
+    }
+    ++It;
+  }
+  for (auto It = Into.ViewOf.begin(); It != Into.ViewOf.end();) {
+    auto Other = Incoming.ViewOf.find(It->first);
+    if (Other == Incoming.ViewOf.end() || Other->second != It->second) {
+      It = Into.ViewOf.erase(It);
+      Changed = true;
+      continue;
+    }
+    ++It;
+  }
+  for (const auto &[D, Save] : Incoming.Saved)
+    Changed |= Into.Saved.emplace(D, Save).second;
+  return Changed;
+}
+
+/// Blocks from which some path reaches a backward() call, or the function's
+/// exit when \p ExitRunsBackward.
+std::vector<bool> blocksReachingBackward(const CFG &Graph,
+                                         bool ExitRunsBackward) {
+  std::vector<bool> Reaches(Graph.getNumBlockIDs(), false);
+  if (ExitRunsBackward)
+    Reaches[Graph.getExit().getBlockID()] = true;
+  for (const CFGBlock *Block : Graph)
+    for (const CFGElement &Element : *Block)
+      if (std::optional<CFGStmt> S = Element.getAs<CFGStmt>())
+        if (std::optional<TensorCall> Call = elementCall(S->getStmt());
+            Call && isBackwardCall(*Call))
+          Reaches[Block->getBlockID()] = true;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const CFGBlock *Block : Graph) {
+      if (Reaches[Block->getBlockID()])
+        continue;
+      for (const CFGBlock *Succ : Block->succs())
+        if (Succ && Reaches[Succ->getBlockID()]) {
+          Reaches[Block->getBlockID()] = true;
+          Changed = true;
+          break;
+        }
+    }
+  }
+  return Reaches;
+}
+
+} // namespace
+
+bool isUnderNoGrad(const Stmt &S, ASTContext &Context) {
+  DynTypedNode Child = DynTypedNode::create(S);
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Context.getParents(Child);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &Parent = Parents[0];
+    if (Parent.get<FunctionDecl>() || Parent.get<LambdaExpr>())
+      return false;
+    if (const auto *Compound = Parent.get<CompoundStmt>()) {
+      const Stmt *ChildStmt = Child.get<Stmt>();
+      std::optional<bool> Enabled;
+      for (const Stmt *Item : Compound->body()) {
+        if (Item == ChildStmt)
+          break;
+        const auto *Declaration = dyn_cast<DeclStmt>(Item);
+        if (!Declaration)
+          continue;
+        for (const Decl *Declared : Declaration->decls()) {
+          const auto *Var = dyn_cast<VarDecl>(Declared);
+          const CXXRecordDecl *Class =
+              Var ? Var->getType()->getAsCXXRecordDecl() : nullptr;
+          if (!Class || !Class->getIdentifier() || !isLibTorchDecl(Class))
+            continue;
+          StringRef Name = Class->getName();
+          if (Name == "NoGradGuard" || Name == "InferenceMode") {
+            Enabled = false;
+          } else if (Name == "AutoGradMode") {
+            const auto *Construct =
+                dyn_cast_or_null<CXXConstructExpr>(Var->getInit());
+            if (Construct && Construct->getNumArgs() == 1)
+              if (std::optional<int64_t> Value =
+                      integerConstant(Construct->getArg(0), Context))
+                Enabled = *Value != 0;
+          }
+        }
+      }
+      if (Enabled)
+        return !*Enabled;
+    }
+    Child = Parent;
+  }
+  return false;
+}
+
+std::vector<InplaceAutogradFinding>
+findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
+                          const ParameterFields &Parameters,
+                          bool WithCandidates) {
+  std::vector<InplaceAutogradFinding> Findings;
+  if (!Function.hasBody())
+    return Findings;
+  CFG::BuildOptions BuildOptions;
+  BuildOptions.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Graph =
+      CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  if (!Graph)
+    return Findings;
+  Model M(Context, Parameters);
+  ForwardDataflow<Model> Dataflow(*Graph, M);
+  Dataflow.run(AutogradFacts());
+  std::vector<bool> Reaches = blocksReachingBackward(*Graph, false);
+  // A module's forward() hands its graph to the caller's backward().
+  std::vector<bool> ReachesAtExit;
+  if (isModuleForward(Function))
+    ReachesAtExit = blocksReachingBackward(*Graph, true);
+  llvm::DenseSet<const Expr *> Seen;
+
+  for (const CFGBlock *Block : *Graph) {
+    const std::optional<AutogradFacts> &Entry = Dataflow.entryFacts(*Block);
+    if (!Entry)
+      continue;
+    AutogradFacts State = *Entry;
+    auto SuccIn = [&](const std::vector<bool> &Set) {
+      return any_of(Block->succs(), [&](const CFGBlock *Succ) {
+        return Succ && !Set.empty() && Set[Succ->getBlockID()];
+      });
+    };
+    bool SuccReaches = SuccIn(Reaches);
+    bool SuccReachesExit = SuccIn(ReachesAtExit);
+    for (auto It = Block->begin(), End = Block->end(); It != End; ++It) {
+      std::optional<CFGStmt> S = It->getAs<CFGStmt>();
+      std::optional<TensorCall> Call =
+          S ? elementCall(S->getStmt()) : std::nullopt;
+      if (Call && writesSelf(*Call) && Seen.insert(Call->Call).second) {
+        TensorInfo Self = M.info(Call->Self, State);
+        InplaceAutogradFinding Finding;
+        Finding.Op = Call->Call;
+        Finding.OpName = Call->Name;
+        Finding.Tensor = Self.Decl;
+        Finding.ThroughView = Self.View;
+        auto Saved =
+            Self.Decl ? State.Saved.find(Self.Decl) : State.Saved.end();
+        if (Self.Leaf && !M.noGrad(Call->Call)) {
+          Finding.Kind = InplaceAutogradFinding::LeafRequiresGrad;
+          Finding.Origin = Self.Origin;
+          Findings.push_back(std::move(Finding));
+        } else if (Saved != State.Saved.end()) {
+          bool Later = SuccReaches;
+          for (auto Next = std::next(It); !Later && Next != End; ++Next)
+            if (std::optional<CFGStmt> NextS = Next->getAs<CFGStmt>())
+              if (std::optional<TensorCall> NextCall =
+                      elementCall(NextS->getStmt()))
+                Later = isBackwardCall(*NextCall);
+          Finding.BackwardByCaller = !Later && SuccReachesExit;
+          bool BackwardFollows = Later || Finding.BackwardByCaller;
+          if (BackwardFollows || WithCandidates) {
+            Finding.Kind = BackwardFollows
+                               ? InplaceAutogradFinding::SavedForBackward
+                               : InplaceAutogradFinding::MaybeSavedForBackward;
+            Finding.Origin = Saved->second.Op->getBeginLoc();
+            Finding.OriginOp = Saved->second.Name;
+            Finding.Saved = Saved->second.Saved;
+            Finding.SavingCall = Saved->second.Op;
+            Findings.push_back(std::move(Finding));
+          }
+        }
+      }
+      M.transfer(*It, State);
+    }
+  }
+  const SourceManager &SM = Context.getSourceManager();
+  llvm::sort(Findings, [&](const InplaceAutogradFinding &A,
+                           const InplaceAutogradFinding &B) {
+    return SM.isBeforeInTranslationUnit(A.Op->getBeginLoc(),
+                                        B.Op->getBeginLoc());
+  });
+  return Findings;
+}
+
+ParameterFields collectParameterFields(ASTContext &Context) {
+  using namespace clang::ast_matchers;
+  ParameterFields Fields;
+  auto Register = ignoringImplicit(ignoringParenImpCasts(
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("register_parameter"))))
+          .bind("register")));
+  auto RegisterCall =
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName("register_parameter"))))
+          .bind("register");
+  auto HasRegister = expr(anyOf(Register, hasDescendant(RegisterCall)));
+  auto Assigned = cxxOperatorCallExpr(
+      hasOverloadedOperatorName("="),
+      hasArgument(0, memberExpr(member(fieldDecl().bind("field")))),
+      hasArgument(1, HasRegister));
+  auto Initialized =
+      cxxConstructorDecl(forEachConstructorInitializer(cxxCtorInitializer(
+          forField(fieldDecl().bind("field")), withInitializer(HasRegister))));
+  for (const auto &Match :
+       match(traverse(TK_AsIs, findAll(expr(Assigned))), Context))
+    if (const auto *Field = Match.getNodeAs<FieldDecl>("field"))
+      if (const auto *Call = Match.getNodeAs<Expr>("register"))
+        Fields.try_emplace(Field, Call->getBeginLoc());
+  for (const auto &Match :
+       match(traverse(TK_AsIs, findAll(decl(Initialized))), Context))
+    if (const auto *Field = Match.getNodeAs<FieldDecl>("field"))
+      if (const auto *Call = Match.getNodeAs<Expr>("register"))
+        Fields.try_emplace(Field, Call->getBeginLoc());
+  return Fields;
+}
+
+} // namespace gpuguard::torch

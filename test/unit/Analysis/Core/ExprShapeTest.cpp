@@ -1,0 +1,91 @@
+//===--- ExprShapeTest.cpp - Tests of ExprShape ---------------------------===//
+
+#include "Analysis/Core/ExprShape.h"
+#include "AnalysisTestSupport.h"
+#include "clang/AST/Decl.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::test;
+
+namespace {
+
+/// Parses `int g; __device__ int f(int a, int b, long c) { <Body> }` and
+/// hands the expression of its `return` to the tests.
+class ExprShapeTest : public ::testing::Test {
+protected:
+  const clang::Expr *returned(const std::string &Body) {
+    Unit = parseCuda("__device__ int g;\n"
+                     "__device__ int f(int a, int b, long c) {\n" +
+                     Body + "\n}\n");
+    if (!Unit)
+      return nullptr;
+    const clang::FunctionDecl *Function =
+        findFunction(Unit->getASTContext(), "f");
+    const auto *Body0 = llvm::cast<clang::CompoundStmt>(Function->getBody());
+    const auto *Return = llvm::cast<clang::ReturnStmt>(Body0->body_back());
+    return Return->getRetValue();
+  }
+  clang::ASTContext &context() { return Unit->getASTContext(); }
+
+  /// The names of the terms flattenSum() finds, and their constant.
+  std::pair<std::vector<std::string>, int64_t> sumOf(const std::string &Body) {
+    const clang::Expr *E = returned(Body);
+    llvm::SmallVector<const clang::Expr *, 4> Terms;
+    int64_t Constant = 0;
+    flattenSum(E, context(), Terms, Constant);
+    std::vector<std::string> Names;
+    for (const clang::Expr *Term : Terms) {
+      const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Term);
+      Names.push_back(Ref ? Ref->getDecl()->getNameAsString() : "<expr>");
+    }
+    return {Names, Constant};
+  }
+
+  std::unique_ptr<clang::ASTUnit> Unit;
+};
+
+TEST_F(ExprShapeTest, StripIndexCastsKeepsFloatConversions) {
+  const clang::Expr *E = returned("return (int)(long)a;");
+  ASSERT_TRUE(E);
+  const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(stripIndexCasts(E));
+  ASSERT_TRUE(Ref);
+  EXPECT_EQ(Ref->getDecl()->getName(), "a");
+  // Where NaN becomes an index, the conversion stays.
+  E = returned("float x = a; return (int)x;");
+  ASSERT_TRUE(E);
+  EXPECT_TRUE(llvm::isa<clang::CastExpr>(stripIndexCasts(E)));
+}
+
+TEST_F(ExprShapeTest, IntegerConstants) {
+  EXPECT_EQ(integerConstant(returned("return 3 * 4 - 2;"), context()), 10);
+  EXPECT_EQ(integerConstant(returned("return a;"), context()), std::nullopt);
+}
+
+TEST_F(ExprShapeTest, SumsFlattenIntoTermsAndAConstant) {
+  auto [Names, Constant] = sumOf("return a + b - 3 + 4;");
+  EXPECT_EQ(Names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(Constant, 1);
+  // A subtracted variable is one term, kept whole.
+  std::tie(Names, Constant) = sumOf("return a - b;");
+  EXPECT_EQ(Names, (std::vector<std::string>{"<expr>"}));
+  EXPECT_EQ(Constant, 0);
+}
+
+TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
+  const clang::Expr *E = returned("int l = 1; return b + a * b + g + l;");
+  ASSERT_TRUE(E);
+  llvm::SmallVector<const clang::VarDecl *, 4> Locals;
+  collectReadVariables(E, Locals);
+  std::vector<std::string> Names;
+  for (const clang::VarDecl *Var : Locals)
+    Names.push_back(Var->getNameAsString());
+  EXPECT_EQ(Names, (std::vector<std::string>{"b", "a", "l"}));
+
+  llvm::SmallVector<const clang::VarDecl *, 4> All;
+  collectReadVariables(E, All, ReadScope::AllVariables);
+  EXPECT_EQ(All.size(), 4u);
+  EXPECT_EQ(All[2]->getName(), "g");
+}
+
+} // namespace

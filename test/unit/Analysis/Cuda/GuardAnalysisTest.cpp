@@ -1,0 +1,154 @@
+//===--- GuardAnalysisTest.cpp --------------------------------------------===//
+
+#include "Analysis/Cuda/GuardAnalysis.h"
+#include "AnalysisTestSupport.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::test;
+
+namespace {
+
+/// Source lines of the unguarded accesses in `kernel`, numbered from the
+/// first line of \p Body.
+std::vector<unsigned> unguardedLines(const std::string &Body,
+                                     GuardAnalysisOptions Options = {}) {
+  std::string Code = "__global__ void kernel(float *out, const float *in, "
+                     "int n, int m) {\n";
+  auto Unit = parseCuda(Code + Body + "\n}\n");
+  if (!Unit)
+    return {};
+  clang::ASTContext &Context = Unit->getASTContext();
+  const clang::FunctionDecl *Function = findFunction(Context, "kernel");
+  if (!Function)
+    return {};
+  ThreadIndexProvenance Provenance(*Function, Context);
+  std::vector<unsigned> Lines;
+  for (const UnguardedAccess &Finding :
+       findUnguardedAccesses(*Function, Context, Provenance, Options))
+    Lines.push_back(
+        lineInBody(*Function, Finding.Access.Access->getBeginLoc()));
+  return Lines;
+}
+
+using Lines = std::vector<unsigned>;
+const char *GlobalIndex = "int i = blockIdx.x * blockDim.x + threadIdx.x;\n";
+
+TEST(GuardAnalysisTest, UnguardedGlobalIndex) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "out[i] = in[i];"),
+            Lines({2, 2}));
+}
+
+TEST(GuardAnalysisTest, IfGuard) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "if (i < n) out[i] = 1;\n"
+                                                      "out[i] = 2;"),
+            Lines({3}));
+}
+
+TEST(GuardAnalysisTest, GuardOnOnePathOnly) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "if (m > 0) { if (i >= n) return; }\n"
+                           "out[i] = 1;"),
+            Lines({3}));
+}
+
+TEST(GuardAnalysisTest, EarlyReturn) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "if (i >= n) return;\n"
+                                                      "out[i] = in[i];"),
+            Lines());
+}
+
+TEST(GuardAnalysisTest, NegatedAndReversedComparisons) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "if (!(i < n)) return;\n"
+                                                      "out[i] = 1;\n"
+                                                      "if (n > i) out[i] = 2;"),
+            Lines());
+}
+
+TEST(GuardAnalysisTest, ConjunctionBoundsEachDimension) {
+  EXPECT_EQ(unguardedLines("int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                           "int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "if (r < n && c < m) out[r * m + c] = 1;\n"
+                           "if (r < n) out[r * m + c] = 2;"),
+            Lines({4}));
+}
+
+TEST(GuardAnalysisTest, DisjunctionOnTheFalseEdge) {
+  EXPECT_EQ(unguardedLines("int r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                           "int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "if (r >= n || c >= m) return;\n"
+                           "out[r * m + c] = 1;"),
+            Lines());
+}
+
+TEST(GuardAnalysisTest, GridStrideLoop) {
+  EXPECT_EQ(unguardedLines("for (int i = blockIdx.x * blockDim.x + "
+                           "threadIdx.x; i < n;\n"
+                           "     i += blockDim.x * gridDim.x)\n"
+                           "  out[i] = in[i];"),
+            Lines());
+}
+
+TEST(GuardAnalysisTest, ReassignmentEndsTheGuard) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "if (i < n) { i += 1; out[i] = 1; }"),
+            Lines({2}));
+}
+
+TEST(GuardAnalysisTest, Ternary) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "float v = i < n ? in[i] : 0.0f;\n"
+                           "float w = i < n ? 0.0f : in[i];\n"
+                           "(void)v; (void)w;"),
+            Lines({3}));
+}
+
+TEST(GuardAnalysisTest, AssertIsAGuard) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "assert(i < n);\n"
+                                                      "out[i] = 1;"),
+            Lines());
+}
+
+TEST(GuardAnalysisTest, ClampsBound) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "int j = min(i, n - 1);\n"
+                           "out[j] = 1; out[i % n] = 2;"),
+            Lines());
+}
+
+TEST(GuardAnalysisTest, WholeExpressionGuard) {
+  EXPECT_EQ(unguardedLines("if (blockIdx.x * blockDim.x + threadIdx.x < n)\n"
+                           "  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
+                           "out[blockIdx.x * blockDim.x + threadIdx.x] = 2;"),
+            Lines({3}));
+}
+
+TEST(GuardAnalysisTest, LaunchCoordinatesAndBlockStorage) {
+  const char *Body = "__shared__ float tile[256];\n"
+                     "int t = threadIdx.x;\n"
+                     "tile[t] = in[blockIdx.x];\n"
+                     "tile[t + 1] = 0;\n"
+                     "out[t + 1] = tile[t];";
+  // Bare coordinates and block-local indexes into shared memory are sized by
+  // the launch; a block-local index into global memory still needs a guard.
+  EXPECT_EQ(unguardedLines(Body), Lines({5}));
+  GuardAnalysisOptions Strict;
+  Strict.TrustBlockSizedStorage = false;
+  EXPECT_EQ(unguardedLines(Body, Strict), Lines({4, 5}));
+}
+
+TEST(GuardAnalysisTest, LoopGuardDoesNotOutliveTheLoop) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "while (i < n) { out[i] = 1; i += 32; }\n"
+                           "out[i] = 2;"),
+            Lines({3}));
+}
+
+TEST(GuardAnalysisTest, PointerArithmeticDereference) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "*(out + i) = 1;\n"
+                           "if (i < n) *(out + i) = 2;"),
+            Lines({2}));
+}
+
+} // namespace
