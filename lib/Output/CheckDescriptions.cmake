@@ -1,6 +1,8 @@
 # Generates CheckDescriptions.inc: each check's summary for SARIF's rules,
 # taken from the first paragraph of docs/checks/<module>/<check>.md so that
-# the docs stay the one place that says what a check flags.
+# the docs stay the one place that says what a check flags. The same
+# paragraph is read by tools/check_catalog.py; test/tool/consistency.test
+# fails when the rules built from here disagree with it.
 file(GLOB GPUGUARD_CHECK_PAGES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/docs/checks/*/*.md)
 list(SORT GPUGUARD_CHECK_PAGES)

@@ -17,10 +17,9 @@ class CudaModule : public clang::tidy::ClangTidyModule {
 public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<UncheckedIndexCheck>("cuda-unchecked-index");
     Factories.registerCheck<DivByZeroCheck>("cuda-div-by-zero");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
-    // add_new_check.py registers new checks above this line.
+    Factories.registerCheck<UncheckedIndexCheck>("cuda-unchecked-index");
   }
 };
 

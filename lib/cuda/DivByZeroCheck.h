@@ -1,13 +1,15 @@
 //===--- DivByZeroCheck.h - cuda-div-by-zero --------------------*- C++ -*-===//
 ///
 /// \file
-/// Flags divisions in device and host code whose divisor can be zero at run
-/// time and is not proven non-zero on every path: integer `/` and `%` by a
-/// parameter, a value loaded from memory or a difference, and floating-point
-/// division by a difference or a loaded count, whose inf or NaN later becomes
-/// a garbage index ("device-side assert triggered"). The reasoning lives in
-/// Analysis/NonZeroAnalysis; this check adds what CUDA guarantees (launch
-/// extents are positive), picks the divisions and words the diagnostics.
+/// Flags a division or remainder, in device or host code, whose divisor can be
+/// zero at run time and is not proven non-zero on every path that reaches it.
+///
+/// It covers integer `/` and `%` by a parameter, a value loaded from memory or
+/// a difference, and floating-point division by a difference or a loaded count,
+/// whose inf or NaN later becomes a garbage index ("device-side assert
+/// triggered"). The reasoning lives in Analysis/NonZeroAnalysis; this check
+/// adds what CUDA guarantees (launch extents are positive), picks the divisions
+/// and words the diagnostics.
 ///
 //===----------------------------------------------------------------------===//
 

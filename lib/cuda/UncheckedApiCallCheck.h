@@ -1,13 +1,15 @@
 //===--- UncheckedApiCallCheck.h - cuda-unchecked-api-call ------*- C++ -*-===//
 ///
 /// \file
-/// Flags the CUDA errors that nobody reads: a `cudaError_t` or `CUresult`
-/// that is dropped, and a kernel launch that no `cudaGetLastError()` checks
-/// before the next synchronising call or the end of the function. Both hide
-/// where a fault happened: an asynchronous kernel error surfaces at a later,
-/// unrelated call, or nowhere. The reasoning lives in Analysis/Core/ResultUse
-/// and Analysis/Cuda/UncheckedLaunchAnalysis; this check chooses what counts
-/// as a check and words the diagnostics.
+/// Flags CUDA errors that nobody reads: a `cudaError_t` or `CUresult` returned
+/// by a call and dropped, and a kernel launch (`k<<<grid, block>>>(...)`) that
+/// no `cudaGetLastError()` or `cudaPeekAtLastError()` checks before the next
+/// synchronising call or the end of the function.
+///
+/// Both hide where a fault happened: an asynchronous kernel error surfaces at a
+/// later, unrelated call, or nowhere. The reasoning lives in
+/// Analysis/Core/ResultUse and Analysis/Cuda/UncheckedLaunchAnalysis; this
+/// check chooses what counts as a check and words the diagnostics.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,14 @@
 //===--- UncheckedIndexCheck.h - cuda-unchecked-index -----------*- C++ -*-===//
 ///
 /// \file
-/// Flags memory accesses in device code whose index is computed from the
-/// launch coordinates (threadIdx, blockIdx) and is not bounded by a guard on
-/// every path: the out-of-bounds access of the last, partial block that ends
-/// in "device-side assert triggered" or silent corruption. The reasoning lives
-/// in Analysis/GuardAnalysis; this check picks the functions and words the
+/// Flags a memory access in device code (`__global__` or `__device__`) whose
+/// index is computed from the thread's launch coordinates (`threadIdx`,
+/// `blockIdx`) and is not bounded above by a guard on every path that reaches
+/// it.
+///
+/// That is the out-of-bounds access of the last, partial block that ends in
+/// "device-side assert triggered" or silent corruption. The reasoning lives in
+/// Analysis/GuardAnalysis; this check picks the functions and words the
 /// diagnostics.
 ///
 //===----------------------------------------------------------------------===//

@@ -1,12 +1,15 @@
 //===--- DivByZeroCheck.h - torch-div-by-zero -------------------*- C++ -*-===//
 ///
 /// \file
-/// Finds tensor divisions by a denominator that can be zero: a tensor that is
-/// zero everywhere, an unprotected sum or mean of non-negative values (masks,
-/// relu, abs, squares, counts), or a standard deviation, variance or norm,
-/// which is zero for constant data. PyTorch does not raise for a float
-/// division by zero: the result silently holds inf or NaN, which then spreads
-/// through the loss and the weights.
+/// Flags tensor divisions (`/`, `/=`, `div`, `div_`, `true_divide`,
+/// `floor_divide`, `torch::div`) whose denominator can be zero: a tensor that
+/// is zero everywhere, an unprotected sum or mean of non-negative values, or an
+/// unprotected standard deviation, variance or norm.
+///
+/// Non-negative values are masks, relu, abs, squares and counts; a standard
+/// deviation, variance or norm is zero for constant data. PyTorch does not
+/// raise for a float division by zero: the result silently holds inf or NaN,
+/// which then spreads through the loss and the weights.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -1,15 +1,17 @@
 //===--- IndexRangeCheck.h - torch-index-range ------------------*- C++ -*-===//
 ///
 /// \file
-/// Flags indexes that provably fall outside what the op they reach accepts:
-/// embedding ids at or beyond the table's size (or negative), class labels
-/// of `nll_loss`/`cross_entropy` outside [0, C) other than the
-/// ignore_index, `index_select`/`gather` indexes beyond the indexed
-/// dimension, and `one_hot` classes beyond num_classes. It also flags index
-/// tensors cast from floating point with nothing ruling out NaN or infinity,
-/// which the cast turns into arbitrary integers. PyTorch rejects all of these
-/// at run time ("index out of range in self", "Target N is out of bounds"),
-/// and on a GPU as a device-side assert that ends the process.
+/// Flags indexes that provably fall outside the range the LibTorch op they
+/// reach accepts, and index tensors cast from floating point with nothing
+/// ruling out NaN or infinity.
+///
+/// The indexes are embedding ids at or beyond the table's size (or negative),
+/// class labels of `nll_loss`/`cross_entropy` outside [0, C) other than the
+/// ignore_index, `index_select`/`gather` indexes beyond the indexed dimension,
+/// and `one_hot` classes beyond num_classes; the cast turns NaN or infinity
+/// into arbitrary integers. PyTorch rejects all of these at run time ("index
+/// out of range in self", "Target N is out of bounds"), and on a GPU as a
+/// device-side assert that ends the process.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -1,13 +1,14 @@
 //===--- InplaceAutogradCheck.h - torch-inplace-autograd --------*- C++ -*-===//
 ///
 /// \file
-/// Finds in-place tensor writes that PyTorch's autograd rejects: a write into
-/// a leaf tensor that requires grad outside a no-grad scope ("a leaf Variable
-/// that requires grad is being used in an in-place operation"), and a write
-/// into a tensor an earlier op saved for backward when a backward() can still
-/// follow ("one of the variables needed for gradient computation has been
-/// modified by an inplace operation"). The reasoning is
-/// InplaceAutogradAnalysis's.
+/// Flags in-place tensor operations that PyTorch's autograd rejects: a write
+/// into a leaf tensor that requires grad, and a write into a tensor that an
+/// earlier op saved for backward while a `backward()` can still follow.
+///
+/// PyTorch's errors are "a leaf Variable that requires grad is being used in an
+/// in-place operation" (outside a no-grad scope) and "one of the variables
+/// needed for gradient computation has been modified by an inplace operation".
+/// The reasoning is InplaceAutogradAnalysis's.
 ///
 //===----------------------------------------------------------------------===//
 

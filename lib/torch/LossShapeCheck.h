@@ -1,14 +1,16 @@
 //===--- LossShapeCheck.h - torch-loss-shape --------------------*- C++ -*-===//
 ///
 /// \file
-/// Flags loss calls whose input and target shapes are known and do not fit
-/// the loss: binary cross-entropy needs identical shapes, the regression
-/// losses (MSE, L1, smooth L1) silently broadcast `[N, 1]` against `[N]` into
-/// `[N, N]` and average the wrong pairs, and `cross_entropy`/`nll_loss` need
-/// class-index targets shaped like the input without its class dimension.
-/// PyTorch rejects the first and last ("Target size (...) must be the same
-/// as input size (...)", "0D or 1D target tensor expected, multi-target not
-/// supported") and only warns about the broadcast.
+/// Flags loss calls whose input and target shapes are known and do not fit the
+/// loss.
+///
+/// Binary cross-entropy needs identical shapes, the regression losses (MSE, L1,
+/// smooth L1) silently broadcast `[N, 1]` against `[N]` into `[N, N]` and
+/// average the wrong pairs, and `cross_entropy`/`nll_loss` need class-index
+/// targets shaped like the input without its class dimension. PyTorch rejects
+/// the first and last ("Target size (...) must be the same as input size
+/// (...)", "0D or 1D target tensor expected, multi-target not supported") and
+/// only warns about the broadcast.
 ///
 //===----------------------------------------------------------------------===//
 

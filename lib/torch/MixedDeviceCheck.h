@@ -1,14 +1,15 @@
 //===--- MixedDeviceCheck.h - torch-mixed-device ----------------*- C++ -*-===//
 ///
 /// \file
-/// Flags LibTorch operations that combine tensors on provably different
-/// devices: `a + b` with `a` on CUDA and `b` on the CPU, `torch::cat` of such
-/// tensors, a loss of a CUDA input and a CPU target, a module whose
-/// parameters are on the CPU called with a CUDA input. PyTorch rejects each
-/// of them at run time ("Expected all tensors to be on the same device"),
-/// often only after a long setup, and on a machine with a GPU only. The
-/// devices come from Analysis/DeviceInference; a 0-dim CPU tensor beside a
-/// CUDA one is legal and never flagged, and neither are explicit copies.
+/// Flags a LibTorch operation that combines tensors on provably different
+/// devices: a CUDA tensor and a CPU tensor in one `add`, `cat` or loss, or a
+/// module whose parameters are on the CPU called with a CUDA input.
+///
+/// PyTorch rejects each of them at run time ("Expected all tensors to be on the
+/// same device"), often only after a long setup, and on a machine with a GPU
+/// only. The devices come from Analysis/DeviceInference; a 0-dim CPU tensor
+/// beside a CUDA one is legal and never flagged, and neither are explicit
+/// copies.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -19,12 +19,11 @@ class TorchModule : public clang::tidy::ClangTidyModule {
 public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<InplaceAutogradCheck>("torch-inplace-autograd");
-    Factories.registerCheck<MixedDeviceCheck>("torch-mixed-device");
-    Factories.registerCheck<IndexRangeCheck>("torch-index-range");
     Factories.registerCheck<DivByZeroCheck>("torch-div-by-zero");
+    Factories.registerCheck<IndexRangeCheck>("torch-index-range");
+    Factories.registerCheck<InplaceAutogradCheck>("torch-inplace-autograd");
     Factories.registerCheck<LossShapeCheck>("torch-loss-shape");
-    // add_new_check.py registers new checks above this line.
+    Factories.registerCheck<MixedDeviceCheck>("torch-mixed-device");
   }
 };
 

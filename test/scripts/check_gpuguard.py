@@ -13,13 +13,15 @@ The source carries its expectations next to the code they are about:
 Every warning or error that no expectation names fails the test, and so do
 notes when CHECK-NOTES is used. `--check-suffix=X` selects
 CHECK-MESSAGES-X/CHECK-NOTES-X/CHECK-FIXES-X, for one file run several ways.
-`--runner=plugin` runs the same check through `clang-tidy --load` instead.
+`--runner=plugin` runs the same check through `clang-tidy --load` instead;
+`--runner=both` runs both at once, holds each to the expectations, and
+fails unless they print the same diagnostics. Every test under
+test/checkers runs with `--runner=both` (its lit.local.cfg).
 """
 
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -28,14 +30,66 @@ def fail(message):
     sys.exit("check_gpuguard.py: " + message)
 
 
-def run_filecheck(filecheck, input_text, check_file, prefix, extra):
+def run_filecheck(filecheck, input_text, check_file, prefix, extra, runner):
     command = [filecheck, check_file, "--check-prefix=" + prefix,
                "--dump-input=fail"] + extra
     result = subprocess.run(command, input=input_text, text=True,
                             capture_output=True)
     if result.returncode != 0:
         sys.stderr.write(result.stdout + result.stderr)
-        fail(f"FileCheck failed for {prefix}")
+        fail(f"{runner}: FileCheck failed for {prefix}")
+
+
+# file:line:col: severity: message, as both runners print it.
+DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note): (.*)$")
+
+
+def diagnostics(output, temp):
+    """The diagnostics of `output`, with the analysed copy's path left out."""
+    found = []
+    for line in output.splitlines():
+        match = DIAGNOSTIC.match(line)
+        if match and not line.startswith("gpuguard:"):
+            path = "<source>" if match.group(1) == temp else match.group(1)
+            found.append(f"{path}:" + ":".join(match.groups()[1:3]) +
+                         f": {match.group(4)}: {match.group(5)}")
+    return found
+
+
+def verify(args, runner, output, returncode, source_text, temp, prefixes):
+    """Fails unless one runner's output meets the source's expectations."""
+    def runner_fail(message):
+        fail(f"{runner}: {message}")
+
+    expected_exit = 0 if args.expect_exit is None else args.expect_exit
+    # A runner that cannot load or enable the check exits non-zero: that
+    # must never pass as a clean run.
+    if returncode != expected_exit:
+        runner_fail(f"exit code {returncode}, expected {expected_exit}")
+    # Compiler errors are never expected in a check test.
+    if "[clang-diagnostic-error]" in output:
+        runner_fail("the test source has compile errors")
+
+    messages_prefix, notes_prefix, fixes_prefix = prefixes
+    source = args.source
+    if notes_prefix + ":" in source_text:
+        run_filecheck(args.filecheck, output, source, notes_prefix,
+                      ["--implicit-check-not={{warning|error|note}}:"], runner)
+    elif messages_prefix + ":" in source_text:
+        # Notes are checked only where a test asks for them.
+        lines = "\n".join(line for line in output.splitlines()
+                          if not re.search(r": note: ", line))
+        run_filecheck(args.filecheck, lines, source, messages_prefix,
+                      ["--implicit-check-not={{warning|error}}:"], runner)
+    elif re.search(r"(warning|error):", output):
+        sys.stderr.write(output)
+        runner_fail("diagnostics were printed but the test expects none")
+
+    if fixes_prefix + ":" in source_text:
+        with open(temp, encoding="utf-8") as f:
+            fixed = f.read()
+        run_filecheck(args.filecheck, fixed, source, fixes_prefix,
+                      ["--strict-whitespace", "--match-full-lines"], runner)
 
 
 def main():
@@ -44,7 +98,7 @@ def main():
     parser.add_argument("--clang-tidy", required=True)
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--filecheck", required=True)
-    parser.add_argument("--runner", choices=["gpuguard", "plugin"],
+    parser.add_argument("--runner", choices=["gpuguard", "plugin", "both"],
                         default="gpuguard")
     parser.add_argument("--check-suffix", default="")
     parser.add_argument("--expect-exit", type=int, default=None)
@@ -67,70 +121,58 @@ def main():
         tool_args = rest
 
     suffix = "-" + args.check_suffix if args.check_suffix else ""
-    messages_prefix = "CHECK-MESSAGES" + suffix
-    notes_prefix = "CHECK-NOTES" + suffix
-    fixes_prefix = "CHECK-FIXES" + suffix
-
+    prefixes = ("CHECK-MESSAGES" + suffix, "CHECK-NOTES" + suffix,
+                "CHECK-FIXES" + suffix)
     with open(args.source, encoding="utf-8") as f:
         source_text = f.read()
-    has_messages = messages_prefix + ":" in source_text
-    has_notes = notes_prefix + ":" in source_text
-    has_fixes = fixes_prefix + ":" in source_text
-    if has_messages and has_notes:
-        fail(f"use {messages_prefix} or {notes_prefix}, not both")
+    if prefixes[0] + ":" in source_text and prefixes[1] + ":" in source_text:
+        fail(f"use {prefixes[0]} or {prefixes[1]}, not both")
+    has_fixes = prefixes[2] + ":" in source_text
 
     # Keep line numbers, drop the expectations from the analysed copy so that
     # fixes cannot touch them.
     cleaned = re.sub(r"// *CHECK-[A-Z0-9\-]*:[^\r\n]*", "//", source_text)
     extension = os.path.splitext(args.source)[1]
-    temp = args.temp_file
-    if not temp.endswith(extension):
-        temp += extension
-    os.makedirs(os.path.dirname(os.path.abspath(temp)), exist_ok=True)
-    with open(temp, "w", encoding="utf-8") as f:
-        f.write(cleaned)
+    base = args.temp_file
+    if base.endswith(extension):
+        base = base[:-len(extension)]
+    os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
 
+    runners = ["gpuguard", "plugin"] if args.runner == "both" else [args.runner]
     checks = "--checks=-*," + args.check_name
-    if args.runner == "gpuguard":
-        command = [args.gpuguard, checks, "--quiet"]
-        if has_fixes:
-            command.append("--fix")
-        command += tool_args + [temp, "--"] + compile_flags
-    else:
-        command = [args.clang_tidy, "--load=" + args.plugin, checks, "--quiet"]
-        if has_fixes:
-            command.append("--fix")
-        command += tool_args + [temp, "--"] + compile_flags
-    result = subprocess.run(command, capture_output=True, text=True)
-    output = result.stdout + result.stderr
-    print("Running: " + " ".join(command))
-    print(output)
-    if args.expect_exit is not None and result.returncode != args.expect_exit:
-        fail(f"exit code {result.returncode}, expected {args.expect_exit}")
+    fix = ["--fix"] if has_fixes else []
+    started = []
+    for runner in runners:
+        # Each runner gets its own copy, since --fix rewrites it.
+        temp = base + (".plugin" if runner == "plugin" and args.runner == "both"
+                       else "") + extension
+        with open(temp, "w", encoding="utf-8") as f:
+            f.write(cleaned)
+        if runner == "gpuguard":
+            command = [args.gpuguard]
+        else:
+            command = [args.clang_tidy, "--load=" + args.plugin]
+        command += [checks, "--quiet"] + fix + tool_args + [temp, "--"] + compile_flags
+        # Both runners at once: a checker test waits for the slower only.
+        process = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        started.append((runner, command, temp, process))
 
-    # Compiler errors are never expected in a check test.
-    if "[clang-diagnostic-error]" in output:
-        fail("the test source has compile errors")
+    found = {}
+    for runner, command, temp, process in started:
+        stdout, stderr = process.communicate()
+        output = stdout + stderr
+        print("Running: " + " ".join(command))
+        print(output)
+        verify(args, runner, output, process.returncode, source_text, temp,
+               prefixes)
+        found[runner] = diagnostics(output, temp)
 
-    if has_notes:
-        run_filecheck(args.filecheck, output, args.source, notes_prefix,
-                      ["--implicit-check-not={{warning|error|note}}:"])
-    elif has_messages:
-        # Notes are checked only where a test asks for them.
-        diagnostics = "\n".join(
-            line for line in output.splitlines()
-            if not re.search(r": note: ", line))
-        run_filecheck(args.filecheck, diagnostics, args.source, messages_prefix,
-                      ["--implicit-check-not={{warning|error}}:"])
-    elif re.search(r"(warning|error):", output):
-        sys.stderr.write(output)
-        fail("diagnostics were printed but the test expects none")
-
-    if has_fixes:
-        with open(temp, encoding="utf-8") as f:
-            fixed = f.read()
-        run_filecheck(args.filecheck, fixed, args.source, fixes_prefix,
-                      ["--strict-whitespace", "--match-full-lines"])
+    # Expectations need not name every note; the runners must agree on all.
+    if len(found) == 2 and found["gpuguard"] != found["plugin"]:
+        for runner, items in found.items():
+            sys.stderr.write(f"{runner}:\n" + "".join(f"  {item}\n" for item in items))
+        fail("gpuguard and the plugin print different diagnostics")
 
 
 if __name__ == "__main__":

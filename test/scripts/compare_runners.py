@@ -13,6 +13,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, os.pardir, "tools"))
+from check_catalog import MODULES  # noqa: E402
+
 DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (warning|error|note): (.*)$")
 
 
@@ -47,7 +51,7 @@ def main():
         copy = os.path.join(args.temp, os.path.basename(source))
         with open(copy, "w", encoding="utf-8") as f:
             f.write(text)
-        checks = "--checks=-*,cuda-*,torch-*"
+        checks = "--checks=-*," + ",".join(module + "-*" for module in MODULES)
         ours = findings([args.gpuguard, checks, "--quiet", copy, "--"] + flags)
         theirs = findings([args.clang_tidy, "--load=" + args.plugin, checks,
                            "--quiet", copy, "--"] + flags)

@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s cuda-div-by-zero %t -- -- %cuda_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s cuda-div-by-zero %t.plugin -- -- %cuda_mock_flags
 //
 // Each option, on the last section only (the rest is left out by
 // OPTION_CASES_ONLY):

@@ -1,7 +1,5 @@
 // RUN: %check_gpuguard %s cuda-unchecked-api-call %t -- -- %cuda_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s cuda-unchecked-api-call %t.plugin -- -- %cuda_mock_flags
 // RUN: %check_gpuguard --check-suffix=OPTIONS %s cuda-unchecked-api-call %t.options -- --config="{CheckOptions: {cuda-unchecked-api-call.AllowVoidCast: false, cuda-unchecked-api-call.CheckedFunctions: 'checkKernel;KERNEL_CHECK;myproj::verifyLaunch', cuda-unchecked-api-call.CheckedReturnTypes: 'cudaError_t;cublasStatus_t', cuda-unchecked-api-call.RequireCheckBeforeReturn: false}}" -- %cuda_mock_flags -DOPTIONS
-// RUN: %check_gpuguard --runner=plugin --check-suffix=OPTIONS %s cuda-unchecked-api-call %t.options.plugin -- --config="{CheckOptions: {cuda-unchecked-api-call.AllowVoidCast: false, cuda-unchecked-api-call.CheckedFunctions: 'checkKernel;KERNEL_CHECK;myproj::verifyLaunch', cuda-unchecked-api-call.CheckedReturnTypes: 'cudaError_t;cublasStatus_t', cuda-unchecked-api-call.RequireCheckBeforeReturn: false}}" -- %cuda_mock_flags -DOPTIONS
 
 #include <cuda_runtime.h>
 

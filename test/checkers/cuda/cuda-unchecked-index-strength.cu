@@ -1,7 +1,6 @@
 // Guard strength: a guard must bound the value actually used as the index,
 // tightly enough, from above and (for decrements) from below.
 // RUN: %check_gpuguard %s cuda-unchecked-index %t -- -- %cuda_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s cuda-unchecked-index %t.plugin -- -- %cuda_mock_flags
 
 #include <assert.h>
 #include <cuda_runtime.h>

@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s cuda-unchecked-index %t -- -- %cuda_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s cuda-unchecked-index %t.plugin -- -- %cuda_mock_flags
 
 #include <assert.h>
 #include <cuda_runtime.h>

@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s torch-div-by-zero %t -- -- %torch_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s torch-div-by-zero %t.plugin -- -- %torch_mock_flags
 #include <torch/torch.h>
 
 namespace F = torch::nn::functional;

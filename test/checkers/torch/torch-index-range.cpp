@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s torch-index-range %t -- -- %torch_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s torch-index-range %t.plugin -- -- %torch_mock_flags
 
 #include <torch/torch.h>
 

@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s torch-inplace-autograd %t -- -- %torch_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s torch-inplace-autograd %t.plugin -- -- %torch_mock_flags
 
 #include <torch/torch.h>
 

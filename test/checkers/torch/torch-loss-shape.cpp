@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s torch-loss-shape %t -- -- %torch_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s torch-loss-shape %t.plugin -- -- %torch_mock_flags
 
 #include <torch/torch.h>
 

@@ -1,5 +1,4 @@
 // RUN: %check_gpuguard %s torch-mixed-device %t -- -- %torch_mock_flags
-// RUN: %check_gpuguard --runner=plugin %s torch-mixed-device %t.plugin -- -- %torch_mock_flags
 
 #include <torch/torch.h>
 
