@@ -190,13 +190,16 @@ def register(module, check, class_name):
 
 def add_source(module, class_name):
     def transform(text):
+        # gpuguard_add_library(gpuguard<Module>Module <module>
+        #   SOURCES
+        #     <module>/<File>.cpp ...
         block = re.search(
-            rf"add_library\(gpuguard{MODULES[module].prefix}Module OBJECT\n(.*?)\)",
-            text, re.S)
-        entries = list(re.finditer(r"^  (\S+)\n", block.group(1), re.M))
+            rf"gpuguard_add_library\(gpuguard{MODULES[module].prefix}Module "
+            rf"{module}\n  SOURCES\n((?:    \S+\n)+)", text)
+        entries = list(re.finditer(r"^    (\S+)\n", block.group(1), re.M))
         new = f"{module}/{class_name}.cpp"
         body = insert_sorted(block.group(1), entries, lambda m: m.group(1), new,
-                             f"  {new}\n", len(block.group(1)))
+                             f"    {new}\n", len(block.group(1)))
         return text[:block.start(1)] + body + text[block.end(1):]
     return transform
 
