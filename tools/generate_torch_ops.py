@@ -6,6 +6,12 @@ hand:
   - native_functions.yaml: which ops mutate `self` (`Tensor(a!) self`), with
     their method/function variants, and which ops return a view of `self`
     (`Tensor(a) self -> Tensor(a)`);
+  - native_functions.yaml, too: the op families, i.e. the elementwise ops
+    (`structured_inherits: TensorIteratorBase`, less the losses, indexing
+    and ops along a dimension), the reductions (one Tensor
+    returned, a `dim` and a `bool keepdim` parameter) and the factories (a
+    `ScalarType? dtype` and a `Device? device` parameter, with no tensor
+    parameter, or with only `self` and no `size`: the `*_like` ones);
   - derivatives.yaml: for every differentiable op overload, its parameters
     and, per parameter that has a backward formula, the tensors that formula
     reads (the inputs and the op's result): what autograd saves.
@@ -129,6 +135,39 @@ def in_place_ops(native):
     return ops, views
 
 
+def is_public(name):
+    """Ops that LibTorch code calls: not internal, not a backward kernel."""
+    return not name.startswith("_") and not name.endswith("_backward")
+
+
+def op_families(native):
+    """(elementwise, reductions, {factory: made from a tensor}) by name."""
+    pointwise, reductions, factories = set(), set(), {}
+    for entry in native:
+        name, overload, params, _, returns = parse_schema(entry["func"])
+        if not is_public(name):
+            continue
+        names = [pname for _, pname in params]
+        # A TensorIterator kernel is elementwise unless the op also reduces
+        # (losses), indexes or works along a dimension (glu).
+        if (entry.get("structured_inherits") == "TensorIteratorBase"
+                and not {"reduction", "indices", "dim"} & set(names)):
+            pointwise.add(name)
+        if overload.startswith("out") or returns != "Tensor":
+            continue
+        kinds = [kind for kind, _ in params]
+        if "dim" in names and ("bool", "keepdim") in params:
+            reductions.add(name)
+        if ("ScalarType?", "dtype") in params and ("Device?", "device") in params:
+            tensors = [k for k in kinds if param_kind(k) != "S"]
+            if not tensors:
+                factories[name] = factories.get(name, False)
+            elif params[0] == ("Tensor", "self") and len(tensors) == 1 \
+                    and "size" not in names:
+                factories[name] = True
+    return pointwise, reductions, factories
+
+
 def formula_uses(formula, names):
     """The names in \\p names that \\p formula reads other than for
     metadata."""
@@ -181,6 +220,7 @@ def generate(native_path, derivatives_path):
     with open(derivatives_path) as f:
         derivatives = yaml.load(f, Loader=LOADER)
     ops, views = in_place_ops(native)
+    pointwise, reductions, factories = op_families(native)
     rows = saving_ops(derivatives)
     out = [
         "//===--- TorchOps.inc - ATen op tables, generated -----------*- C++ -*-===//",
@@ -189,7 +229,8 @@ def generate(native_path, derivatives_path):
         "//   python3 tools/generate_torch_ops.py",
         "// Sources (PyTorch's operator data, BSD-3-Clause):",
         "//   %s (LibTorch 1.13.1)" % os.path.basename(native_path),
-        "//     -> GPUGUARD_INPLACE_OP, GPUGUARD_VIEW_OP",
+        "//     -> GPUGUARD_INPLACE_OP, GPUGUARD_VIEW_OP, GPUGUARD_POINTWISE_OP,",
+        "//        GPUGUARD_REDUCTION_OP, GPUGUARD_FACTORY_OP",
         "//   %s (PyTorch 2.x)" % os.path.basename(derivatives_path),
         "//     -> GPUGUARD_SAVING_OP, GPUGUARD_COMPOSITE_OP",
         "// The format is documented in TorchOps.h.",
@@ -207,6 +248,19 @@ def generate(native_path, derivatives_path):
     for name in sorted(views):
         out.append("GPUGUARD_VIEW_OP(%s)" % c_string(name))
     out += ["#undef GPUGUARD_VIEW_OP", "#endif", "",
+            "#ifdef GPUGUARD_POINTWISE_OP"]
+    for name in sorted(pointwise):
+        out.append("GPUGUARD_POINTWISE_OP(%s)" % c_string(name))
+    out += ["#undef GPUGUARD_POINTWISE_OP", "#endif", "",
+            "#ifdef GPUGUARD_REDUCTION_OP"]
+    for name in sorted(reductions):
+        out.append("GPUGUARD_REDUCTION_OP(%s)" % c_string(name))
+    out += ["#undef GPUGUARD_REDUCTION_OP", "#endif", "",
+            "#ifdef GPUGUARD_FACTORY_OP"]
+    for name in sorted(factories):
+        out.append("GPUGUARD_FACTORY_OP(%s, %s)" % (
+            c_string(name), "true" if factories[name] else "false"))
+    out += ["#undef GPUGUARD_FACTORY_OP", "#endif", "",
             "#ifdef GPUGUARD_SAVING_OP"]
     for name, overload, kinds, encoded in rows:
         out.append("GPUGUARD_SAVING_OP(%s, %s, %s, %s)" % (

@@ -3,6 +3,7 @@
 #include "Analysis/Torch/DeviceInference.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Torch/TorchApi.h"
+#include "Analysis/Torch/TorchOps.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -167,50 +168,13 @@ static DeviceInfo meet(const DeviceInfo &A, const DeviceInfo &B) {
 /// Ops whose result has the shape of their operands broadcast together:
 /// 0-dim only when every operand is.
 static bool keepsDims(StringRef Name) {
-  static const llvm::StringSet<> Names = {
-      "add",         "sub",         "mul",
-      "div",         "true_divide", "remainder",
-      "pow",         "gt",          "lt",
-      "ge",          "le",          "eq",
-      "ne",          "bitwise_and", "bitwise_or",
-      "bitwise_not", "neg",         "positive",
-      "abs",         "sqrt",        "exp",
-      "log",         "relu",        "sigmoid",
-      "tanh",        "floor",       "round",
-      "clamp",       "clamp_min",   "clamp_max",
-      "nan_to_num",  "masked_fill", "where",
-      "clone",       "contiguous",  "detach",
-      "toType",      "softmax",     "log_softmax",
-      "isfinite",    "isnan",       "requires_grad_"};
-  StringRef Base = Name;
-  if (Base.ends_with("_") && Base != "requires_grad_")
-    Base = Base.drop_back();
-  return Names.contains(Base) || Names.contains(Name);
-}
-
-/// Ops whose result has at least one dimension, whatever their operands.
-static bool neverZeroDim(StringRef Name) {
-  return llvm::is_contained({"cat", "stack", "unsqueeze", "flatten", "mm",
-                             "view", "reshape", "expand", "expand_as",
-                             "index_select", "masked_select", "one_hot",
-                             "embedding", "t", "transpose", "triu", "tril"},
-                            Name);
+  return isPointwiseOp(Name) || hasOpTraits(Name, SameShape);
 }
 
 /// True for a reduction told to keep its dimensions: `t.sum(1, true)`.
 static bool keepsDimArgument(const TensorCall &Call, ASTContext &Context) {
-  if (!Call.Callee)
-    return false;
-  unsigned First = Call.Form == TensorCallForm::Function && Call.Self ? 1 : 0;
-  for (unsigned I = 0; I < Call.Args.size(); ++I) {
-    unsigned Param = First + I;
-    if (Param >= Call.Callee->getNumParams())
-      break;
-    const ParmVarDecl *Decl = Call.Callee->getParamDecl(Param);
-    if (Decl->getIdentifier() && Decl->getName() == "keepdim")
-      return integerConstant(Call.Args[I], Context).value_or(0) != 0;
-  }
-  return false;
+  const Expr *KeepDim = argumentFor(Call, "keepdim");
+  return KeepDim && integerConstant(KeepDim, Context).value_or(0) != 0;
 }
 
 /// LibTorch built-in modules that hold parameters when constructed with
@@ -773,7 +737,7 @@ DeviceInfo DeviceInference::Impl::tensorCall(const TensorCall &Call,
       Options = Arg;
 
   // `*_like`: the argument's device unless the options name one.
-  if (StringRef(Name).ends_with("_like") && Call.Self) {
+  if (factoryKind(Name) == FactoryKind::Like && Call.Self) {
     DeviceInfo Self = FromSelf();
     if (Options) {
       DeviceInfo FromOptions = evaluate(Options, State, Depth + 1);
@@ -803,8 +767,7 @@ DeviceInfo DeviceInference::Impl::tensorCall(const TensorCall &Call,
       Info.MaybeZeroDim = !Call.Args.empty() &&
                           listElements(Call.Args[0]).size() == 1 &&
                           listElements(Call.Args[0])[0] == Call.Args[0];
-    else if (llvm::is_contained(
-                 {"arange", "linspace", "logspace", "eye", "randperm"}, Name))
+    else if (hasOpTraits(Name, NeverZeroDim))
       Info.MaybeZeroDim = false;
     else
       for (const Expr *Arg : Call.Args)
@@ -852,10 +815,12 @@ DeviceInfo DeviceInference::Impl::tensorCall(const TensorCall &Call,
     Result.Origin = Result.Origin.isValid() ? Result.Origin : Loc;
   Result.NoDevice = false;
   Result.NoParameters = false;
-  if (keepsDims(Name) || keepsDimArgument(Call, Context))
+  if (hasOpTraits(Name, NeverZeroDim))
+    Result.MaybeZeroDim = false;
+  else if (keepsDims(Name) || keepsDimArgument(Call, Context))
     Result.MaybeZeroDim = AllZeroDim;
   else
-    Result.MaybeZeroDim = !neverZeroDim(Name);
+    Result.MaybeZeroDim = true;
   return Result;
 }
 

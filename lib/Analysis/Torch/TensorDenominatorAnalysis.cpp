@@ -5,6 +5,7 @@
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Torch/TorchApi.h"
+#include "Analysis/Torch/TorchOps.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/Builtins.h"
@@ -483,13 +484,19 @@ TensorValue DenominatorDomain::evaluateCall(const TensorCall &Call,
     return operand(Call.Args[I], At, F, Depth);
   };
 
-  // Factories.
-  if (llvm::is_contained({"zeros", "zeros_like", "zero"}, Name))
+  // What OpTraits.def says of the op's values, whatever its operands.
+  unsigned Traits = opTraits(Name);
+  if (Traits & ResultZero)
     return made(V::Zero, At, V::Fill);
-  if (llvm::is_contained({"ones", "ones_like"}, Name))
+  if (Traits & ResultPositive)
     return V{V::Positive};
-  if (llvm::is_contained({"rand", "rand_like"}, Name))
+  if (Traits & ResultUnitInterval)
     return made(V::NonNegative, At, V::Random);
+  if ((Traits & ResultBool) && !isReductionOp(Name))
+    return made(V::NonNegative, At, V::Comparison);
+  if (Traits & SameElements)
+    return Self;
+
   if (Name == "full" || Name == "fill" || Name == "full_like") {
     // full(size, value); full_like(t, value) and t.fill_(value).
     std::optional<V> Fill = Call.Self ? Arg(0) : Arg(1);
@@ -500,30 +507,8 @@ TensorValue DenominatorDomain::evaluateCall(const TensorCall &Call,
       return Constant->Kind == V::Zero ? made(V::Zero, At, V::Fill) : *Constant;
     return V();
   }
-
-  // Comparisons and predicates give 0 or 1.
-  if (llvm::is_contained({"gt", "lt", "ge", "le", "eq", "ne", "greater", "less",
-                          "isfinite", "isnan", "isinf", "logical_not",
-                          "logical_and", "logical_or", "bitwise_not"},
-                         Name))
-    return made(V::NonNegative, At, V::Comparison);
-
-  // Ops that keep what the values are.
-  if (llvm::is_contained({"to",           "toType",     "type_as",   "clone",
-                          "detach",       "contiguous", "view",      "reshape",
-                          "unsqueeze",    "squeeze",    "flatten",   "t",
-                          "transpose",    "expand",     "expand_as", "cpu",
-                          "cuda",         "positive",   "narrow",    "select",
-                          "index_select", "float",      "double",    "view_as",
-                          "reshape_as",   "repeat",     "permute"},
-                         Name))
-    return Self;
   if (Name == "copy")
     return Arg(0).value_or(V());
-
-  // Strictly positive functions.
-  if (llvm::is_contained({"exp", "sigmoid", "softmax", "softplus"}, Name))
-    return V{V::Positive};
 
   if (Name == "relu" || Name == "relu6") {
     if (Self.isNonNegative())

@@ -3,6 +3,7 @@
 #include "Analysis/Torch/TensorFacts.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Torch/TorchApi.h"
+#include "Analysis/Torch/TorchOps.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -323,14 +324,6 @@ std::optional<int64_t> TensorFacts::moduleOption(const Expr *Module,
   return optionValue(Construct->getArg(0), Option, Context, Set);
 }
 
-/// The names of ops that keep their input's shape and values' meaning
-/// (copies, moves between devices, contiguity).
-static bool isValueKeepingOp(StringRef Name) {
-  return llvm::is_contained({"contiguous", "clone", "detach", "cpu", "cuda",
-                             "requires_grad_", "set_requires_grad"},
-                            Name);
-}
-
 /// True for an argument passed as an at::Scalar (arange's start and end).
 static bool isScalarParameter(const Expr *E) {
   const CXXRecordDecl *Record =
@@ -338,37 +331,10 @@ static bool isScalarParameter(const Expr *E) {
   return Record && Record->getIdentifier() && Record->getName() == "Scalar";
 }
 
-/// True for an argument passed as an IntArrayRef (a reduction's dims).
-static bool isArrayRefParameter(const Expr *E) {
-  const CXXRecordDecl *Record =
-      E->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  return Record && Record->getIdentifier() &&
-         Record->getName().ends_with("ArrayRef");
-}
-
-/// Element-wise ops whose result is floating whatever the input.
-static bool isFloatingUnaryOp(StringRef Name) {
-  return llvm::is_contained({"sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt",
-                             "softmax", "log_softmax", "sin", "cos", "erf",
-                             "log1p", "expm1", "reciprocal"},
-                            Name);
-}
-
-/// Element-wise ops that keep the element kind.
-static bool isKindKeepingUnaryOp(StringRef Name) {
-  return llvm::is_contained({"floor", "ceil", "round", "trunc", "frac", "abs",
-                             "neg", "relu", "sign", "square", "dropout",
-                             "positive"},
-                            Name);
-}
-
-/// Arithmetic that keeps finite operands finite.
-static bool keepsFinite(StringRef Name) {
-  return llvm::is_contained({"add", "sub", "mul", "rsub", "maximum", "minimum"},
-                            Name);
-}
-
+/// The binary arithmetic evaluateArithmetic knows, in-place forms included.
 static bool isArithmeticOp(StringRef Name) {
+  if (Name.ends_with("_"))
+    Name = Name.drop_back();
   return llvm::is_contained({"add", "sub", "mul", "div", "true_divide",
                              "remainder", "fmod", "pow", "maximum", "minimum",
                              "rsub", "floor_divide"},
@@ -386,7 +352,47 @@ public:
   TensorFact evaluate(const Expr *E, unsigned Depth = 0) const;
 
 private:
+  /// A call of an op on a tensor whose facts are known.
+  struct OpCall {
+    const TensorCall &Call;
+    const TensorFact &Self;
+    unsigned Depth;
+    StringRef name() const { return Call.Name; }
+    std::optional<size_t> rank() const {
+      if (!Self.Shape)
+        return std::nullopt;
+      return Self.Shape->size();
+    }
+  };
+  using Transfer = TensorFact (Evaluator::*)(const OpCall &) const;
+
   TensorFact evaluateCall(const TensorCall &Call, unsigned Depth) const;
+  Transfer transferFor(StringRef Name) const;
+
+  // Transfer functions of op families, by what the ops do.
+  TensorFact copy(const OpCall &Op) const;
+  TensorFact likeFactory(const OpCall &Op) const;
+  TensorFact cast(const OpCall &Op) const;
+  TensorFact reshape(const OpCall &Op) const;
+  TensorFact unsqueeze(const OpCall &Op) const;
+  TensorFact squeeze(const OpCall &Op) const;
+  TensorFact flatten(const OpCall &Op) const;
+  TensorFact transpose(const OpCall &Op) const;
+  TensorFact clamp(const OpCall &Op) const;
+  TensorFact nanToNum(const OpCall &Op) const;
+  TensorFact fill(const OpCall &Op) const;
+  TensorFact kindKeepingUnary(const OpCall &Op) const;
+  TensorFact floatingUnary(const OpCall &Op) const;
+  TensorFact matmul(const OpCall &Op) const;
+  TensorFact reduce(const OpCall &Op) const;
+  TensorFact argExtreme(const OpCall &Op) const;
+  TensorFact oneHot(const OpCall &Op) const;
+  TensorFact embedding(const OpCall &Op) const;
+  TensorFact indexSelect(const OpCall &Op) const;
+  TensorFact slice(const OpCall &Op) const;
+  TensorFact select(const OpCall &Op) const;
+  TensorFact predicate(const OpCall &Op) const;
+
   TensorFact evaluateFactory(const TensorCall &Call) const;
   std::optional<TensorFact> evaluateModuleCall(const Expr *E,
                                                unsigned Depth) const;
@@ -683,7 +689,8 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
       Result.Kind = ElementKind::Integer;
     // Sums, differences and products of finite values stay finite (barring
     // overflow); quotients, powers and remainders need not.
-    Result.Finite = Self.Finite && Other.Finite && keepsFinite(Name);
+    Result.Finite =
+        Self.Finite && Other.Finite && hasOpTraits(Name, KeepsFinite);
     Result.Unbounded = Result.Finite;
     if (Self.UncheckedCast)
       Result.UncheckedCast = Self.UncheckedCast,
@@ -698,8 +705,8 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
   TensorFact Result = Self;
   Result.Values.reset();
   std::optional<double> Number = numberConstant(OtherOperand, Context);
-  Result.Finite =
-      Self.Finite && Number && std::isfinite(*Number) && keepsFinite(Name);
+  Result.Finite = Self.Finite && Number && std::isfinite(*Number) &&
+                  hasOpTraits(Name, KeepsFinite);
   Result.Unbounded = Result.Finite;
   bool ScalarIsInteger =
       OtherOperand->IgnoreImplicit()->getType()->isIntegerType() ||
@@ -793,438 +800,546 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
       return evaluateArithmetic(Call, Depth);
     return {};
   }
-  if (isArithmeticOp(Name) ||
-      (Name.ends_with("_") && isArithmeticOp(Name.drop_back())))
+  if (isArithmeticOp(Name))
     return evaluateArithmetic(Call, Depth);
-
+  Transfer Apply = transferFor(Name);
+  if (!Apply)
+    return {};
   TensorFact Self = evaluate(Call.Self, Depth + 1);
-  auto Rank = [&]() -> std::optional<size_t> {
-    if (!Self.Shape)
-      return std::nullopt;
-    return Self.Shape->size();
-  };
+  return (this->*Apply)(OpCall{Call, Self, Depth});
+}
+
+/// One row per op family: ops with a transfer function of their own by name,
+/// then the families PyTorch's data (TorchOps.inc) and OpTraits.def give.
+Evaluator::Transfer Evaluator::transferFor(StringRef Name) const {
+  Transfer ByName =
+      llvm::StringSwitch<Transfer>(Name)
+          // Casts: the dtype changes, and NaN may become an integer.
+          .Cases({"to", "toType", "type"}, &Evaluator::cast)
+          // Sizes rearranged: the values stay.
+          .Cases({"view", "reshape"}, &Evaluator::reshape)
+          .Case("unsqueeze", &Evaluator::unsqueeze)
+          .Case("squeeze", &Evaluator::squeeze)
+          .Case("flatten", &Evaluator::flatten)
+          .Cases({"t", "transpose"}, &Evaluator::transpose)
+          // Values bounded or replaced.
+          .Cases({"clamp", "clamp_", "clamp_min", "clamp_min_", "clamp_max",
+                  "clamp_max_"},
+                 &Evaluator::clamp)
+          .Cases({"nan_to_num", "nan_to_num_"}, &Evaluator::nanToNum)
+          .Cases({"fill_", "zero_"}, &Evaluator::fill)
+          // New tensors shaped by their inputs.
+          .Cases({"matmul", "mm"}, &Evaluator::matmul)
+          .Cases({"argmax", "argmin"}, &Evaluator::argExtreme)
+          .Case("one_hot", &Evaluator::oneHot)
+          .Case("embedding", &Evaluator::embedding)
+          .Cases({"index_select", "gather"}, &Evaluator::indexSelect)
+          .Cases({"slice", "narrow"}, &Evaluator::slice)
+          .Case("select", &Evaluator::select)
+          .Default(nullptr);
+  if (ByName)
+    return ByName;
+  if (hasOpTraits(Name, Copy))
+    return &Evaluator::copy;
+  if (factoryKind(Name) == FactoryKind::Like)
+    return &Evaluator::likeFactory;
+  if (isReductionOp(Name))
+    return &Evaluator::reduce;
+  if (hasOpTraits(Name, SameShape | KeepsKind))
+    return &Evaluator::kindKeepingUnary;
+  if (hasOpTraits(Name, SameShape | ResultFloating))
+    return &Evaluator::floatingUnary;
+  if (hasOpTraits(Name, ResultBool))
+    return &Evaluator::predicate;
+  return nullptr;
+}
+
+/// clone(), cpu(), contiguous(): the same tensor.
+TensorFact Evaluator::copy(const OpCall &Op) const { return Op.Self; }
+
+/// zeros_like(t), randn_like(t), ...: a new tensor of t's shape.
+TensorFact Evaluator::likeFactory(const OpCall &Op) const {
   TensorFact Result;
+  Result.Shape = Op.Self.Shape;
+  Result.ShapeOrigin = Op.Self.ShapeOrigin;
+  Result.Kind = hasOpTraits(Op.name(), ResultFloating) ? ElementKind::Floating
+                                                       : Op.Self.Kind;
+  for (const Expr *Arg : Op.Call.Args)
+    if (ElementKind Kind = scalarTypeIn(Arg); Kind != ElementKind::Unknown)
+      Result.Kind = Kind;
+  return Result;
+}
 
-  if (isValueKeepingOp(Name))
-    return Self;
-
-  // zeros_like(t), randn_like(t), ...: a new tensor of t's shape.
-  if (llvm::is_contained({"zeros_like", "ones_like", "empty_like", "full_like",
-                          "rand_like", "randn_like"},
-                         Name)) {
+TensorFact Evaluator::cast(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  const TensorFact &Self = Op.Self;
+  TensorFact Result;
+  ElementKind Target = ElementKind::Unknown;
+  for (const Expr *Arg : Call.Args)
+    if (!isTensorType(Arg->getType()))
+      if (ElementKind Kind = scalarTypeIn(Arg); Kind != ElementKind::Unknown)
+        Target = Kind;
+  if (Target == ElementKind::Unknown ||
+      (Call.Args.size() == 1 && isTensorType(Call.Args[0]->getType()))) {
+    if (Target != ElementKind::Unknown)
+      return Self;
+    // `to(other)` takes the other tensor's type, which is not known.
     Result.Shape = Self.Shape;
     Result.ShapeOrigin = Self.ShapeOrigin;
-    Result.Kind = Name == "rand_like" || Name == "randn_like"
-                      ? ElementKind::Floating
-                      : Self.Kind;
-    for (const Expr *Arg : Call.Args)
-      if (ElementKind Kind = scalarTypeIn(Arg); Kind != ElementKind::Unknown)
-        Result.Kind = Kind;
     return Result;
   }
-
-  if (Name == "to" || Name == "toType" || Name == "type") {
-    ElementKind Target = ElementKind::Unknown;
-    for (const Expr *Arg : Call.Args)
-      if (!isTensorType(Arg->getType()))
-        if (ElementKind Kind = scalarTypeIn(Arg); Kind != ElementKind::Unknown)
-          Target = Kind;
-    if (Target == ElementKind::Unknown ||
-        (Call.Args.size() == 1 && isTensorType(Call.Args[0]->getType()))) {
-      if (Target != ElementKind::Unknown)
-        return Self;
-      // `to(other)` takes the other tensor's type, which is not known.
-      Result.Shape = Self.Shape;
-      Result.ShapeOrigin = Self.ShapeOrigin;
-      return Result;
-    }
-    Result = Self;
-    Result.Kind = Target;
-    if (Target == ElementKind::Integer && Self.Kind == ElementKind::Floating) {
-      // Truncation keeps a clamped range, but NaN and infinity become
-      // whatever integer the hardware makes of them.
-      Result.Values.reset();
-      Result.ExactBounds = false;
-      if (!Self.Finite || Self.Unbounded) {
-        Result.UncheckedCast = Call.Call;
-        Result.CastFrom = referencedDecl(Call.Self);
-      }
-    }
-    if (Target == ElementKind::Floating && Self.Kind == ElementKind::Integer)
-      Result.Finite = true, Result.Unbounded = false;
-    return Result;
-  }
-
-  if (Name == "view" || Name == "reshape") {
-    Result = Self;
-    Result.Shape.reset();
-    Result.ShapeOrigin = nullptr;
-    if (Call.Args.empty())
-      return Result;
-    std::optional<Sizes> Shape = sizesArgument(Call.Args[0], Context);
-    if (!Shape)
-      return Result;
-    // One -1 takes what the others leave of the element count.
-    auto Inferred = llvm::find(*Shape, -1);
-    if (Inferred != Shape->end()) {
-      Sizes Others(Shape->begin(), Shape->end());
-      Others.erase(Others.begin() + (Inferred - Shape->begin()));
-      std::optional<int64_t> Total =
-          Self.Shape ? numel(*Self.Shape) : std::nullopt;
-      std::optional<int64_t> Rest = numel(Others);
-      *Inferred = Total && Rest && *Rest > 0 && *Total % *Rest == 0
-                      ? *Total / *Rest
-                      : UnknownSize;
-    }
-    Result.Shape = *Shape;
-    Result.ShapeOrigin = Call.Call;
-    return Result;
-  }
-
-  // Ops that keep the values and move the sizes around.
   Result = Self;
-  Result.ShapeOrigin = Call.Call;
-  if (Name == "unsqueeze") {
-    std::optional<int64_t> Dim = intArg(Call, 0);
-    Result.Shape.reset();
-    if (Rank() && Dim) {
-      int64_t Where =
-          *Dim < 0 ? *Dim + static_cast<int64_t>(*Rank()) + 1 : *Dim;
-      if (Where >= 0 && Where <= static_cast<int64_t>(*Rank())) {
-        Result.Shape = Self.Shape;
-        Result.Shape->insert(Result.Shape->begin() + Where, 1);
-      }
+  Result.Kind = Target;
+  if (Target == ElementKind::Integer && Self.Kind == ElementKind::Floating) {
+    // Truncation keeps a clamped range, but NaN and infinity become
+    // whatever integer the hardware makes of them.
+    Result.Values.reset();
+    Result.ExactBounds = false;
+    if (!Self.Finite || Self.Unbounded) {
+      Result.UncheckedCast = Call.Call;
+      Result.CastFrom = referencedDecl(Call.Self);
     }
-    return Result;
   }
-  if (Name == "squeeze") {
-    Result.Shape.reset();
-    if (!Rank())
-      return Result;
-    if (Call.Args.empty()) {
-      if (llvm::is_contained(*Self.Shape, UnknownSize))
-        return Result;
-      Result.Shape.emplace();
-      for (int64_t Size : *Self.Shape)
-        if (Size != 1)
-          Result.Shape->push_back(Size);
-      return Result;
-    }
-    std::optional<size_t> Dim = normaliseDim(intArg(Call, 0), *Rank());
-    if (!Dim || (*Self.Shape)[*Dim] == UnknownSize)
-      return Result;
-    Result.Shape = Self.Shape;
-    if ((*Self.Shape)[*Dim] == 1)
-      Result.Shape->erase(Result.Shape->begin() + *Dim);
-    return Result;
-  }
-  if (Name == "flatten") {
-    Result.Shape.reset();
-    if (!Rank())
-      return Result;
-    if (*Rank() == 0) {
-      Result.Shape = Sizes{1};
-      return Result;
-    }
-    std::optional<size_t> Start =
-        normaliseDim(Call.Args.size() > 0 ? intArg(Call, 0) : 0, *Rank());
-    std::optional<size_t> End =
-        normaliseDim(Call.Args.size() > 1 ? intArg(Call, 1) : -1, *Rank());
-    if (!Start || !End || *Start > *End)
-      return Result;
-    Sizes Shape(Self.Shape->begin(), Self.Shape->begin() + *Start);
-    std::optional<int64_t> Middle = numel(
-        llvm::ArrayRef<int64_t>(*Self.Shape).slice(*Start, *End - *Start + 1));
-    Shape.push_back(Middle.value_or(UnknownSize));
-    Shape.append(Self.Shape->begin() + *End + 1, Self.Shape->end());
-    Result.Shape = Shape;
-    return Result;
-  }
-  if (Name == "t" || Name == "transpose") {
-    Result.Shape.reset();
-    if (!Rank() || (*Rank() > 2 && Name == "t"))
-      return Result;
-    std::optional<size_t> A = Name == "t"
-                                  ? std::optional<size_t>(0)
-                                  : normaliseDim(intArg(Call, 0), *Rank());
-    std::optional<size_t> B = Name == "t"
-                                  ? std::optional<size_t>(*Rank() > 1 ? 1 : 0)
-                                  : normaliseDim(intArg(Call, 1), *Rank());
-    if (*Rank() == 0)
-      A = B = std::nullopt, Result.Shape = Self.Shape;
-    if (!A || !B)
-      return Result;
-    Result.Shape = Self.Shape;
-    std::swap((*Result.Shape)[*A], (*Result.Shape)[*B]);
-    return Result;
-  }
+  if (Target == ElementKind::Floating && Self.Kind == ElementKind::Integer)
+    Result.Finite = true, Result.Unbounded = false;
+  return Result;
+}
 
-  // Element-wise ops.
-  Result = Self;
-  if (Name == "clamp" || Name == "clamp_")
-    return evaluateClamp(Self, Call, scalarArg(Call, 0), scalarArg(Call, 1));
-  if (Name == "clamp_min" || Name == "clamp_min_")
-    return evaluateClamp(Self, Call, scalarArg(Call, 0), std::nullopt);
-  if (Name == "clamp_max" || Name == "clamp_max_")
-    return evaluateClamp(Self, Call, std::nullopt, scalarArg(Call, 0));
-  if (Name == "nan_to_num" || Name == "nan_to_num_") {
-    Result.Finite = true;
-    Result.Unbounded = false;
+TensorFact Evaluator::reshape(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  TensorFact Result = Op.Self;
+  Result.Shape.reset();
+  Result.ShapeOrigin = nullptr;
+  if (Call.Args.empty())
     return Result;
-  }
-  if (Name == "fill_" || Name == "zero_") {
-    std::optional<int64_t> Value =
-        Name == "zero_" ? std::optional<int64_t>(0) : intArg(Call, 0);
-    dropValues(Result);
-    Result.UncheckedCast = nullptr;
-    Result.CastFrom = nullptr;
-    if (Value)
-      setValues(Result, {*Value}, Call.Call);
+  std::optional<Sizes> Shape = sizesArgument(Call.Args[0], Context);
+  if (!Shape)
     return Result;
+  // One -1 takes what the others leave of the element count.
+  auto Inferred = llvm::find(*Shape, -1);
+  if (Inferred != Shape->end()) {
+    Sizes Others(Shape->begin(), Shape->end());
+    Others.erase(Others.begin() + (Inferred - Shape->begin()));
+    std::optional<int64_t> Total =
+        Op.Self.Shape ? numel(*Op.Self.Shape) : std::nullopt;
+    std::optional<int64_t> Rest = numel(Others);
+    *Inferred = Total && Rest && *Rest > 0 && *Total % *Rest == 0
+                    ? *Total / *Rest
+                    : UnknownSize;
   }
-  StringRef Plain = Name.ends_with("_") ? Name.drop_back() : Name;
-  if (isKindKeepingUnaryOp(Plain)) {
-    if (Plain == "relu" && Self.hasRange()) {
-      Result.Low = std::max<int64_t>(*Self.Low, 0);
-      Result.High = std::max<int64_t>(*Self.High, 0);
-      Result.Values.reset();
-    } else if (Plain == "neg" && Self.hasRange()) {
-      Result.Low = -*Self.High;
-      Result.High = -*Self.Low;
-      Result.Values.reset();
-    } else if (!llvm::is_contained({"floor", "ceil", "round", "trunc"},
-                                   Plain)) {
-      dropValues(Result);
-    }
-    if (Plain == "dropout")
-      Result.Finite = false;
-    return Result;
-  }
-  if (isFloatingUnaryOp(Plain)) {
-    dropValues(Result);
-    Result.Kind = ElementKind::Floating;
-    Result.Finite = Plain == "sigmoid" || Plain == "tanh" || Plain == "softmax"
-                        ? Self.Finite
-                        : false;
-    Result.Unbounded = false;
-    Result.UncheckedCast = nullptr;
-    Result.CastFrom = nullptr;
-    return Result;
-  }
-
-  // Ops that make a new tensor from the input's shape.
-  Result = TensorFact();
+  Result.Shape = *Shape;
   Result.ShapeOrigin = Call.Call;
-  if (Name == "matmul" || Name == "mm") {
-    if (Call.Args.empty())
-      return {};
-    TensorFact Other = evaluate(Call.Args[0], Depth + 1);
-    Result.Kind = Self.Kind == ElementKind::Floating ||
-                          Other.Kind == ElementKind::Floating
-                      ? ElementKind::Floating
-                      : ElementKind::Unknown;
-    if (!Self.Shape || !Other.Shape || Self.Shape->empty() ||
-        Other.Shape->empty())
-      return Result;
-    const Sizes &A = *Self.Shape, &B = *Other.Shape;
-    if (A.size() == 1 && B.size() == 1)
-      Result.Shape = Sizes{};
-    else if (A.size() == 1)
-      Result.Shape = Sizes(B.begin(), B.end() - 2),
-      Result.Shape->push_back(B.back());
-    else if (B.size() == 1)
-      Result.Shape = Sizes(A.begin(), A.end() - 1);
-    else if (B.size() == 2)
-      Result.Shape = Sizes(A.begin(), A.end() - 1),
-      Result.Shape->push_back(B.back());
-    else if (A.size() == 2 && B.size() > 2) {
-      Result.Shape = Sizes(B.begin(), B.end() - 2);
-      Result.Shape->push_back(A[0]);
-      Result.Shape->push_back(B.back());
-    } else {
-      std::optional<Sizes> Batch =
-          broadcastShapes(llvm::ArrayRef<int64_t>(A).drop_back(2),
-                          llvm::ArrayRef<int64_t>(B).drop_back(2));
-      if (!Batch)
-        return Result;
-      Result.Shape = *Batch;
-      Result.Shape->push_back(A[A.size() - 2]);
-      Result.Shape->push_back(B.back());
+  return Result;
+}
+
+/// The facts of an op that keeps the values and moves the sizes around,
+/// before the sizes are worked out.
+static TensorFact rearranged(const TensorFact &Self, const Expr *Call) {
+  TensorFact Result = Self;
+  Result.ShapeOrigin = Call;
+  Result.Shape.reset();
+  return Result;
+}
+
+TensorFact Evaluator::unsqueeze(const OpCall &Op) const {
+  TensorFact Result = rearranged(Op.Self, Op.Call.Call);
+  std::optional<int64_t> Dim = intArg(Op.Call, 0);
+  std::optional<size_t> Rank = Op.rank();
+  if (Rank && Dim) {
+    int64_t Where = *Dim < 0 ? *Dim + static_cast<int64_t>(*Rank) + 1 : *Dim;
+    if (Where >= 0 && Where <= static_cast<int64_t>(*Rank)) {
+      Result.Shape = Op.Self.Shape;
+      Result.Shape->insert(Result.Shape->begin() + Where, 1);
     }
-    return Result;
   }
-  if (llvm::is_contained({"sum", "mean", "amax", "amin", "prod", "std", "var",
-                          "norm", "logsumexp", "all", "any"},
-                         Name)) {
-    Result.Kind =
-        Name == "all" || Name == "any" ? ElementKind::Bool
-        : Name == "sum" || Name == "prod" || Name == "amax" || Name == "amin"
-            ? Self.Kind
-            : ElementKind::Floating;
-    if (!Rank())
+  return Result;
+}
+
+TensorFact Evaluator::squeeze(const OpCall &Op) const {
+  TensorFact Result = rearranged(Op.Self, Op.Call.Call);
+  const TensorFact &Self = Op.Self;
+  if (!Op.rank())
+    return Result;
+  if (Op.Call.Args.empty()) {
+    if (llvm::is_contained(*Self.Shape, UnknownSize))
       return Result;
-    // Without dimensions (or with only a dtype or a norm's p): 0-dim.
-    const Expr *DimsArg = Call.Args.empty() ? nullptr : Call.Args[0];
-    bool HasDims = DimsArg && Name != "norm" &&
-                   (DimsArg->getType()->isIntegralOrEnumerationType() ||
-                    isArrayRefParameter(DimsArg));
-    if (!HasDims) {
-      Result.Shape = Sizes{};
-      return Result;
-    }
-    if (!sizesArgument(DimsArg, Context))
-      return Result;
-    Sizes Dims = *sizesArgument(Call.Args[0], Context);
-    bool KeepDim = Call.Args.size() > 1 &&
-                   integerConstant(Call.Args[1], Context).value_or(0) != 0;
-    llvm::SmallVector<bool, 4> Reduced(*Rank(), false);
-    for (int64_t Dim : Dims) {
-      std::optional<size_t> Index = normaliseDim(Dim, *Rank());
-      if (!Index || Dim == UnknownSize)
-        return Result;
-      Reduced[*Index] = true;
-    }
     Result.Shape.emplace();
-    for (size_t I = 0; I < *Rank(); ++I) {
-      if (!Reduced[I])
-        Result.Shape->push_back((*Self.Shape)[I]);
-      else if (KeepDim)
-        Result.Shape->push_back(1);
-    }
+    for (int64_t Size : *Self.Shape)
+      if (Size != 1)
+        Result.Shape->push_back(Size);
     return Result;
   }
-  if (Name == "argmax" || Name == "argmin") {
-    Result.Kind = ElementKind::Integer;
-    Result.Finite = true;
-    if (!Rank())
+  std::optional<size_t> Dim = normaliseDim(intArg(Op.Call, 0), *Op.rank());
+  if (!Dim || (*Self.Shape)[*Dim] == UnknownSize)
+    return Result;
+  Result.Shape = Self.Shape;
+  if ((*Self.Shape)[*Dim] == 1)
+    Result.Shape->erase(Result.Shape->begin() + *Dim);
+  return Result;
+}
+
+TensorFact Evaluator::flatten(const OpCall &Op) const {
+  TensorFact Result = rearranged(Op.Self, Op.Call.Call);
+  const TensorCall &Call = Op.Call;
+  std::optional<size_t> Rank = Op.rank();
+  if (!Rank)
+    return Result;
+  if (*Rank == 0) {
+    Result.Shape = Sizes{1};
+    return Result;
+  }
+  std::optional<size_t> Start =
+      normaliseDim(Call.Args.size() > 0 ? intArg(Call, 0) : 0, *Rank);
+  std::optional<size_t> End =
+      normaliseDim(Call.Args.size() > 1 ? intArg(Call, 1) : -1, *Rank);
+  if (!Start || !End || *Start > *End)
+    return Result;
+  const Sizes &Old = *Op.Self.Shape;
+  Sizes Shape(Old.begin(), Old.begin() + *Start);
+  std::optional<int64_t> Middle =
+      numel(llvm::ArrayRef<int64_t>(Old).slice(*Start, *End - *Start + 1));
+  Shape.push_back(Middle.value_or(UnknownSize));
+  Shape.append(Old.begin() + *End + 1, Old.end());
+  Result.Shape = Shape;
+  return Result;
+}
+
+/// t() and transpose(a, b).
+TensorFact Evaluator::transpose(const OpCall &Op) const {
+  TensorFact Result = rearranged(Op.Self, Op.Call.Call);
+  bool IsT = Op.name() == "t";
+  std::optional<size_t> Rank = Op.rank();
+  if (!Rank || (*Rank > 2 && IsT))
+    return Result;
+  std::optional<size_t> A =
+      IsT ? std::optional<size_t>(0) : normaliseDim(intArg(Op.Call, 0), *Rank);
+  std::optional<size_t> B = IsT ? std::optional<size_t>(*Rank > 1 ? 1 : 0)
+                                : normaliseDim(intArg(Op.Call, 1), *Rank);
+  if (*Rank == 0)
+    A = B = std::nullopt, Result.Shape = Op.Self.Shape;
+  if (!A || !B)
+    return Result;
+  Result.Shape = Op.Self.Shape;
+  std::swap((*Result.Shape)[*A], (*Result.Shape)[*B]);
+  return Result;
+}
+
+/// clamp(min, max), clamp_min(min), clamp_max(max), in place too.
+TensorFact Evaluator::clamp(const OpCall &Op) const {
+  StringRef Name = Op.name();
+  if (Name.ends_with("_"))
+    Name = Name.drop_back();
+  if (Name == "clamp_min")
+    return evaluateClamp(Op.Self, Op.Call, scalarArg(Op.Call, 0), std::nullopt);
+  if (Name == "clamp_max")
+    return evaluateClamp(Op.Self, Op.Call, std::nullopt, scalarArg(Op.Call, 0));
+  return evaluateClamp(Op.Self, Op.Call, scalarArg(Op.Call, 0),
+                       scalarArg(Op.Call, 1));
+}
+
+TensorFact Evaluator::nanToNum(const OpCall &Op) const {
+  TensorFact Result = Op.Self;
+  Result.Finite = true;
+  Result.Unbounded = false;
+  return Result;
+}
+
+/// fill_(value) and zero_().
+TensorFact Evaluator::fill(const OpCall &Op) const {
+  TensorFact Result = Op.Self;
+  std::optional<int64_t> Value =
+      Op.name() == "zero_" ? std::optional<int64_t>(0) : intArg(Op.Call, 0);
+  dropValues(Result);
+  Result.UncheckedCast = nullptr;
+  Result.CastFrom = nullptr;
+  if (Value)
+    setValues(Result, {*Value}, Op.Call.Call);
+  return Result;
+}
+
+/// Elementwise ops that keep the element kind: relu, floor, abs, ...
+TensorFact Evaluator::kindKeepingUnary(const OpCall &Op) const {
+  const TensorFact &Self = Op.Self;
+  StringRef Plain =
+      Op.name().ends_with("_") ? Op.name().drop_back() : Op.name();
+  unsigned Traits = opTraits(Plain);
+  TensorFact Result = Self;
+  if (Plain == "relu" && Self.hasRange()) {
+    Result.Low = std::max<int64_t>(*Self.Low, 0);
+    Result.High = std::max<int64_t>(*Self.High, 0);
+    Result.Values.reset();
+  } else if (Plain == "neg" && Self.hasRange()) {
+    Result.Low = -*Self.High;
+    Result.High = -*Self.Low;
+    Result.Values.reset();
+  } else if (!(Traits & KeepsIntegers)) {
+    dropValues(Result);
+  }
+  if (!(Traits & KeepsFinite))
+    Result.Finite = false;
+  return Result;
+}
+
+/// Elementwise ops whose result is floating: exp, sigmoid, log, ...
+TensorFact Evaluator::floatingUnary(const OpCall &Op) const {
+  TensorFact Result = Op.Self;
+  dropValues(Result);
+  Result.Kind = ElementKind::Floating;
+  Result.Finite = hasOpTraits(Op.name(), KeepsFinite) ? Op.Self.Finite : false;
+  Result.Unbounded = false;
+  Result.UncheckedCast = nullptr;
+  Result.CastFrom = nullptr;
+  return Result;
+}
+
+/// The facts of a new tensor an op makes from its input's shape, before the
+/// shape is worked out.
+static TensorFact madeFrom(const Expr *Call) {
+  TensorFact Result;
+  Result.ShapeOrigin = Call;
+  return Result;
+}
+
+TensorFact Evaluator::matmul(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  const TensorFact &Self = Op.Self;
+  if (Call.Args.empty())
+    return {};
+  TensorFact Result = madeFrom(Call.Call);
+  TensorFact Other = evaluate(Call.Args[0], Op.Depth + 1);
+  Result.Kind =
+      Self.Kind == ElementKind::Floating || Other.Kind == ElementKind::Floating
+          ? ElementKind::Floating
+          : ElementKind::Unknown;
+  if (!Self.Shape || !Other.Shape || Self.Shape->empty() ||
+      Other.Shape->empty())
+    return Result;
+  const Sizes &A = *Self.Shape, &B = *Other.Shape;
+  if (A.size() == 1 && B.size() == 1)
+    Result.Shape = Sizes{};
+  else if (A.size() == 1)
+    Result.Shape = Sizes(B.begin(), B.end() - 2),
+    Result.Shape->push_back(B.back());
+  else if (B.size() == 1)
+    Result.Shape = Sizes(A.begin(), A.end() - 1);
+  else if (B.size() == 2)
+    Result.Shape = Sizes(A.begin(), A.end() - 1),
+    Result.Shape->push_back(B.back());
+  else if (A.size() == 2 && B.size() > 2) {
+    Result.Shape = Sizes(B.begin(), B.end() - 2);
+    Result.Shape->push_back(A[0]);
+    Result.Shape->push_back(B.back());
+  } else {
+    std::optional<Sizes> Batch =
+        broadcastShapes(llvm::ArrayRef<int64_t>(A).drop_back(2),
+                        llvm::ArrayRef<int64_t>(B).drop_back(2));
+    if (!Batch)
       return Result;
-    if (Call.Args.empty() || !intArg(Call, 0)) {
-      // Over all elements, unless the dimension is given but not constant.
-      if (!Call.Args.empty() &&
-          !isa<CXXDefaultArgExpr>(Call.Args[0]->IgnoreImplicit()))
-        return Result;
-      Result.Shape = Sizes{};
-      if (std::optional<int64_t> Count = numel(*Self.Shape); Count && *Count) {
-        Result.Low = 0;
-        Result.High = *Count - 1;
-        Result.ExactBounds = true;
-        Result.ValueOrigin = Call.Call;
-      }
+    Result.Shape = *Batch;
+    Result.Shape->push_back(A[A.size() - 2]);
+    Result.Shape->push_back(B.back());
+  }
+  return Result;
+}
+
+/// sum, mean, amax, ... over the dimensions of their `dim` argument, all of
+/// them without one; `keepdim` keeps the reduced ones with size 1.
+TensorFact Evaluator::reduce(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  TensorFact Result = madeFrom(Call.Call);
+  unsigned Traits = opTraits(Op.name());
+  Result.Kind = Traits & ResultBool       ? ElementKind::Bool
+                : Traits & KeepsKind      ? Op.Self.Kind
+                : Traits & ResultFloating ? ElementKind::Floating
+                                          : ElementKind::Unknown;
+  std::optional<size_t> Rank = Op.rank();
+  if (!Rank)
+    return Result;
+  const Expr *DimsArg = argumentFor(Call, "dim");
+  if (!DimsArg) {
+    Result.Shape = Sizes{};
+    return Result;
+  }
+  std::optional<Sizes> Dims = sizesArgument(DimsArg, Context);
+  if (!Dims)
+    return Result;
+  const Expr *KeepDimArg = argumentFor(Call, "keepdim");
+  bool KeepDim =
+      KeepDimArg && integerConstant(KeepDimArg, Context).value_or(0) != 0;
+  llvm::SmallVector<bool, 4> Reduced(*Rank, false);
+  for (int64_t Dim : *Dims) {
+    std::optional<size_t> Index = normaliseDim(Dim, *Rank);
+    if (!Index || Dim == UnknownSize)
       return Result;
-    }
-    std::optional<size_t> Dim = normaliseDim(intArg(Call, 0), *Rank());
-    if (!Dim)
+    Reduced[*Index] = true;
+  }
+  Result.Shape.emplace();
+  for (size_t I = 0; I < *Rank; ++I) {
+    if (!Reduced[I])
+      Result.Shape->push_back((*Op.Self.Shape)[I]);
+    else if (KeepDim)
+      Result.Shape->push_back(1);
+  }
+  return Result;
+}
+
+/// argmax and argmin: indexes into the reduced dimension.
+TensorFact Evaluator::argExtreme(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  const TensorFact &Self = Op.Self;
+  TensorFact Result = madeFrom(Call.Call);
+  Result.Kind = ElementKind::Integer;
+  Result.Finite = true;
+  std::optional<size_t> Rank = Op.rank();
+  if (!Rank)
+    return Result;
+  if (Call.Args.empty() || !intArg(Call, 0)) {
+    // Over all elements, unless the dimension is given but not constant.
+    if (!Call.Args.empty() &&
+        !isa<CXXDefaultArgExpr>(Call.Args[0]->IgnoreImplicit()))
       return Result;
-    bool KeepDim = Call.Args.size() > 1 &&
-                   integerConstant(Call.Args[1], Context).value_or(0) != 0;
-    Result.Shape = Self.Shape;
-    int64_t Size = (*Self.Shape)[*Dim];
-    if (KeepDim)
-      (*Result.Shape)[*Dim] = 1;
-    else
-      Result.Shape->erase(Result.Shape->begin() + *Dim);
-    if (Size != UnknownSize && Size > 0) {
+    Result.Shape = Sizes{};
+    if (std::optional<int64_t> Count = numel(*Self.Shape); Count && *Count) {
       Result.Low = 0;
-      Result.High = Size - 1;
+      Result.High = *Count - 1;
       Result.ExactBounds = true;
       Result.ValueOrigin = Call.Call;
     }
     return Result;
   }
-  if (Name == "one_hot") {
-    Result.Kind = ElementKind::Integer;
+  std::optional<size_t> Dim = normaliseDim(intArg(Call, 0), *Rank);
+  if (!Dim)
+    return Result;
+  bool KeepDim = Call.Args.size() > 1 &&
+                 integerConstant(Call.Args[1], Context).value_or(0) != 0;
+  Result.Shape = Self.Shape;
+  int64_t Size = (*Self.Shape)[*Dim];
+  if (KeepDim)
+    (*Result.Shape)[*Dim] = 1;
+  else
+    Result.Shape->erase(Result.Shape->begin() + *Dim);
+  if (Size != UnknownSize && Size > 0) {
     Result.Low = 0;
-    Result.High = 1;
+    Result.High = Size - 1;
+    Result.ExactBounds = true;
     Result.ValueOrigin = Call.Call;
-    std::optional<int64_t> Classes = intArg(Call, 0);
-    if (Self.Shape && Classes && *Classes > 0) {
-      Result.Shape = Self.Shape;
-      Result.Shape->push_back(*Classes);
-    }
+  }
+  return Result;
+}
+
+TensorFact Evaluator::oneHot(const OpCall &Op) const {
+  TensorFact Result = madeFrom(Op.Call.Call);
+  Result.Kind = ElementKind::Integer;
+  Result.Low = 0;
+  Result.High = 1;
+  Result.ValueOrigin = Op.Call.Call;
+  std::optional<int64_t> Classes = intArg(Op.Call, 0);
+  if (Op.Self.Shape && Classes && *Classes > 0) {
+    Result.Shape = Op.Self.Shape;
+    Result.Shape->push_back(*Classes);
+  }
+  return Result;
+}
+
+/// at::embedding(weight, indices) and F::embedding(indices, weight).
+TensorFact Evaluator::embedding(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  if (Call.Args.empty())
+    return {};
+  TensorFact Result = madeFrom(Call.Call);
+  bool Functional = isInNamespace(Call.Callee, "torch::nn::functional");
+  TensorFact Weight =
+      Functional ? evaluate(Call.Args[0], Op.Depth + 1) : Op.Self;
+  TensorFact Indices =
+      Functional ? Op.Self : evaluate(Call.Args[0], Op.Depth + 1);
+  Result.Kind = Weight.Kind;
+  if (Weight.Shape && Weight.Shape->size() == 2 && Indices.Shape) {
+    Result.Shape = Indices.Shape;
+    Result.Shape->push_back(Weight.Shape->back());
+  }
+  return Result;
+}
+
+/// index_select(dim, index) and gather(dim, index).
+TensorFact Evaluator::indexSelect(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  if (Call.Args.size() < 2)
+    return {};
+  TensorFact Result = madeFrom(Call.Call);
+  TensorFact Index = evaluate(Call.Args[1], Op.Depth + 1);
+  Result.Kind = Op.Self.Kind;
+  if (Op.name() == "gather") {
+    Result.Shape = Index.Shape;
     return Result;
   }
-  if (Name == "embedding") {
-    // at::embedding(weight, indices) and F::embedding(indices, weight).
-    if (Call.Args.empty())
-      return {};
-    bool Functional = isInNamespace(Call.Callee, "torch::nn::functional");
-    TensorFact Weight = Functional ? evaluate(Call.Args[0], Depth + 1) : Self;
-    TensorFact Indices = Functional ? Self : evaluate(Call.Args[0], Depth + 1);
-    Result.Kind = Weight.Kind;
-    if (Weight.Shape && Weight.Shape->size() == 2 && Indices.Shape) {
-      Result.Shape = Indices.Shape;
-      Result.Shape->push_back(Weight.Shape->back());
-    }
+  std::optional<size_t> Dim =
+      Op.rank() ? normaliseDim(intArg(Call, 0), *Op.rank()) : std::nullopt;
+  if (Dim && Index.Shape && Index.Shape->size() <= 1) {
+    Result.Shape = Op.Self.Shape;
+    (*Result.Shape)[*Dim] = Index.Shape->empty() ? 1 : Index.Shape->front();
+  }
+  return Result;
+}
+
+/// slice(dim, start, end, step) and narrow(dim, start, length).
+TensorFact Evaluator::slice(const OpCall &Op) const {
+  const TensorCall &Call = Op.Call;
+  std::optional<size_t> Rank = Op.rank();
+  if (!Rank || *Rank == 0)
+    return {};
+  TensorFact Result = Op.Self;
+  Result.ShapeOrigin = Call.Call;
+  std::optional<size_t> Dim =
+      normaliseDim(Call.Args.empty() ? 0 : intArg(Call, 0), *Rank);
+  if (!Dim) {
+    Result.Shape.reset();
     return Result;
   }
-  if (Name == "index_select" || Name == "gather") {
-    if (Call.Args.size() < 2)
-      return {};
-    TensorFact Index = evaluate(Call.Args[1], Depth + 1);
-    Result.Kind = Self.Kind;
-    if (Name == "gather") {
-      Result.Shape = Index.Shape;
-      return Result;
-    }
-    std::optional<size_t> Dim =
-        Rank() ? normaliseDim(intArg(Call, 0), *Rank()) : std::nullopt;
-    if (Dim && Index.Shape && Index.Shape->size() <= 1) {
-      Result.Shape = Self.Shape;
-      (*Result.Shape)[*Dim] = Index.Shape->empty() ? 1 : Index.Shape->front();
-    }
+  int64_t &Size = (*Result.Shape)[*Dim];
+  if (Size == UnknownSize)
+    return Result;
+  auto Clip = [&](int64_t Index) {
+    return std::clamp<int64_t>(Index < 0 ? Index + Size : Index, 0, Size);
+  };
+  std::optional<int64_t> Start =
+      Call.Args.size() > 1 ? optionalIntArg(Call, 1) : 0;
+  std::optional<int64_t> End = Size;
+  if (Op.name() == "narrow")
+    End = Start && intArg(Call, 2)
+              ? std::optional<int64_t>(Clip(*Start) + *intArg(Call, 2))
+              : std::nullopt;
+  else if (Call.Args.size() > 2)
+    End = optionalIntArg(Call, 2);
+  std::optional<int64_t> Step = Call.Args.size() > 3 ? intArg(Call, 3) : 1;
+  if (!Start || !End || !Step || *Step < 1) {
+    Size = UnknownSize;
     return Result;
   }
-  if ((Name == "slice" || Name == "narrow") && Rank() && *Rank() > 0) {
-    // slice(dim, start, end, step) and narrow(dim, start, length).
-    Result = Self;
-    Result.ShapeOrigin = Call.Call;
-    std::optional<size_t> Dim =
-        normaliseDim(Call.Args.empty() ? 0 : intArg(Call, 0), *Rank());
-    if (!Dim) {
-      Result.Shape.reset();
-      return Result;
-    }
-    int64_t &Size = (*Result.Shape)[*Dim];
-    if (Size == UnknownSize)
-      return Result;
-    auto Clip = [&](int64_t Index) {
-      return std::clamp<int64_t>(Index < 0 ? Index + Size : Index, 0, Size);
-    };
-    std::optional<int64_t> Start =
-        Call.Args.size() > 1 ? optionalIntArg(Call, 1) : 0;
-    std::optional<int64_t> End = Size;
-    if (Name == "narrow")
-      End = Start && intArg(Call, 2)
-                ? std::optional<int64_t>(Clip(*Start) + *intArg(Call, 2))
-                : std::nullopt;
-    else if (Call.Args.size() > 2)
-      End = optionalIntArg(Call, 2);
-    std::optional<int64_t> Step = Call.Args.size() > 3 ? intArg(Call, 3) : 1;
-    if (!Start || !End || !Step || *Step < 1) {
-      Size = UnknownSize;
-      return Result;
-    }
-    int64_t Length = std::max<int64_t>(Clip(*End) - Clip(*Start), 0);
-    Size = (Length + *Step - 1) / *Step;
-    return Result;
-  }
-  if (Name == "select" && Rank() && *Rank() > 0) {
-    std::optional<size_t> Dim = normaliseDim(intArg(Call, 0), *Rank());
-    Result = Self;
-    if (!Dim)
-      Result.Shape.reset();
-    else
-      Result.Shape->erase(Result.Shape->begin() + *Dim);
-    Result.ShapeOrigin = Call.Call;
-    return Result;
-  }
-  if (Name == "isfinite" || Name == "isnan" || Name == "eq" || Name == "ne" ||
-      Name == "gt" || Name == "lt" || Name == "ge" || Name == "le") {
-    Result.Kind = ElementKind::Bool;
-    Result.Shape = Self.Shape;
-    return Result;
-  }
-  return {};
+  int64_t Length = std::max<int64_t>(Clip(*End) - Clip(*Start), 0);
+  Size = (Length + *Step - 1) / *Step;
+  return Result;
+}
+
+TensorFact Evaluator::select(const OpCall &Op) const {
+  std::optional<size_t> Rank = Op.rank();
+  if (!Rank || *Rank == 0)
+    return {};
+  std::optional<size_t> Dim = normaliseDim(intArg(Op.Call, 0), *Rank);
+  TensorFact Result = Op.Self;
+  if (!Dim)
+    Result.Shape.reset();
+  else
+    Result.Shape->erase(Result.Shape->begin() + *Dim);
+  Result.ShapeOrigin = Op.Call.Call;
+  return Result;
+}
+
+/// Comparisons and predicates: booleans of the input's shape.
+TensorFact Evaluator::predicate(const OpCall &Op) const {
+  TensorFact Result = madeFrom(Op.Call.Call);
+  Result.Kind = ElementKind::Bool;
+  Result.Shape = Op.Self.Shape;
+  return Result;
 }
 
 //===----------------------------------------------------------------------===//

@@ -255,6 +255,22 @@ std::optional<TensorCall> getTensorCall(const Expr *E) {
   return std::nullopt;
 }
 
+const Expr *argumentFor(const TensorCall &Call, StringRef Param) {
+  if (!Call.Callee)
+    return nullptr;
+  // A function's first parameter is Self, which Args leaves out.
+  unsigned First = Call.Form == TensorCallForm::Function && Call.Self ? 1 : 0;
+  for (unsigned I = 0; I < Call.Args.size(); ++I) {
+    unsigned Index = First + I;
+    if (Index >= Call.Callee->getNumParams())
+      break;
+    const ParmVarDecl *Decl = Call.Callee->getParamDecl(Index);
+    if (Decl->getIdentifier() && Decl->getName() == Param)
+      return Call.Args[I];
+  }
+  return nullptr;
+}
+
 SmallVector<const Expr *, 4> listElements(const Expr *E) {
   const Expr *Current = E;
   while (Current) {

@@ -83,6 +83,11 @@ struct TensorCall {
 /// Recognises \p E (after ignoreTensorWrappers) as a tensor operation.
 std::optional<TensorCall> getTensorCall(const clang::Expr *E);
 
+/// The argument \p Call passes for its callee's parameter named \p Param
+/// ("dim", "keepdim"), as ATen's signatures name them; null when the call
+/// leaves it to its default or the callee has no such parameter.
+const clang::Expr *argumentFor(const TensorCall &Call, llvm::StringRef Param);
+
 /// The elements of an initializer list or array argument, such as the tensors
 /// of `torch::cat({a, b})` or the sizes of `torch::zeros({2, 3})`; the
 /// expression itself, in a list of one, when it is not a braced list.

@@ -20,6 +20,10 @@ struct Tables {
   StringSet<> Views;
   StringMap<SmallVector<Overload, 2>> Saving;
   StringMap<StringRef> Composites;
+  StringSet<> Pointwise;
+  StringSet<> Reductions;
+  StringMap<FactoryKind> Factories;
+  StringMap<unsigned> Traits;
 
   Tables() {
 #define GPUGUARD_INPLACE_OP(Name, Method, Function)                            \
@@ -28,7 +32,13 @@ struct Tables {
 #define GPUGUARD_SAVING_OP(Name, OverloadName, Kinds, Uses)                    \
   Saving[Name].push_back(parseOverload(Kinds, Uses));
 #define GPUGUARD_COMPOSITE_OP(Name, Target) Composites[Name] = Target;
+#define GPUGUARD_POINTWISE_OP(Name) Pointwise.insert(Name);
+#define GPUGUARD_REDUCTION_OP(Name) Reductions.insert(Name);
+#define GPUGUARD_FACTORY_OP(Name, FromTensor)                                  \
+  Factories[Name] = FromTensor ? FactoryKind::Like : FactoryKind::New;
 #include "TorchOps.inc"
+#define GPUGUARD_OP_TRAITS(Name, OpTraits) Traits[Name] = OpTraits;
+#include "OpTraits.def"
   }
 
   static Overload parseOverload(StringRef Kinds, StringRef Uses) {
@@ -95,6 +105,29 @@ std::optional<InplaceOpVariants> inplaceOp(StringRef Name) {
 }
 
 bool isViewOp(StringRef Name) { return tables().Views.contains(Name); }
+
+unsigned opTraits(StringRef Name) {
+  const StringMap<unsigned> &Traits = tables().Traits;
+  auto It = Traits.find(Name);
+  if (It == Traits.end() && Name.ends_with("_"))
+    It = Traits.find(Name.drop_back());
+  return It == Traits.end() ? 0 : It->second;
+}
+
+bool isPointwiseOp(StringRef Name) {
+  StringRef Base = Name.ends_with("_") ? Name.drop_back() : Name;
+  return tables().Pointwise.contains(Base) ||
+         (opTraits(Name) & Elementwise) != 0;
+}
+
+bool isReductionOp(StringRef Name) {
+  return tables().Reductions.contains(Name);
+}
+
+FactoryKind factoryKind(StringRef Name) {
+  auto It = tables().Factories.find(Name);
+  return It == tables().Factories.end() ? FactoryKind::None : It->second;
+}
 
 bool isDifferentiableOp(StringRef Name) {
   return tables().Saving.contains(autogradName(Name));

@@ -25,6 +25,16 @@
 ///    records them without saving the tensor.
 ///  - `GPUGUARD_COMPOSITE_OP(Name, Target)`: an op that autograd sees as
 ///    `Target` (softmax is _softmax).
+///  - `GPUGUARD_POINTWISE_OP(Name)`: an elementwise op (its kernel is a
+///    TensorIterator one).
+///  - `GPUGUARD_REDUCTION_OP(Name)`: an op that reduces over its `dim`
+///    argument and keeps the reduced dimensions with `keepdim`.
+///  - `GPUGUARD_FACTORY_OP(Name, FromTensor)`: an op that makes a tensor from
+///    its dtype and device options; from a tensor's shape (`zeros_like`) or
+///    from its arguments (`zeros`).
+///
+/// What the data cannot say (that `exp` is positive, that `floor` keeps
+/// integers) is OpTraits.def, one hand-written row per op.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +47,62 @@
 #include <optional>
 
 namespace gpuguard::torch {
+
+/// What an op's result is, beyond its schema (OpTraits.def).
+enum OpTrait : unsigned {
+  /// Each element of the result is an element of `self`, unchanged.
+  SameElements = 1u << 0,
+  /// The result has `self`'s shape.
+  SameShape = 1u << 1,
+  /// The result has `self`'s element kind (integer, floating, bool).
+  KeepsKind = 1u << 2,
+  /// Integer elements come out unchanged (floor, round).
+  KeepsIntegers = 1u << 3,
+  /// Finite elements give finite ones.
+  KeepsFinite = 1u << 4,
+  /// The elements are floating whatever the input's are.
+  ResultFloating = 1u << 5,
+  /// The elements are 0 or 1 (comparisons, predicates).
+  ResultBool = 1u << 6,
+  /// Every element is 0.
+  ResultZero = 1u << 7,
+  /// Every element is above 0.
+  ResultPositive = 1u << 8,
+  /// Every element is in [0, 1).
+  ResultUnitInterval = 1u << 9,
+  /// The result has a dimension whatever the operands are.
+  NeverZeroDim = 1u << 10,
+  /// Elementwise over its operands broadcast together, for an op that
+  /// PyTorch's data does not mark so (aliases, composites).
+  Elementwise = 1u << 11,
+  /// A copy: the same elements, shape and kind.
+  Copy = SameElements | SameShape | KeepsKind | KeepsFinite,
+};
+
+/// The OpTrait flags of \p Name, of `foo` for an in-place `foo_` without a
+/// row of its own; 0 for an op with none.
+unsigned opTraits(llvm::StringRef Name);
+
+/// True when \p Name has every trait of \p Traits.
+inline bool hasOpTraits(llvm::StringRef Name, unsigned Traits) {
+  return (opTraits(Name) & Traits) == Traits;
+}
+
+/// True for an elementwise op: its result has its operands' broadcast shape.
+bool isPointwiseOp(llvm::StringRef Name);
+
+/// True for a reduction over a `dim` argument, with `keepdim`.
+bool isReductionOp(llvm::StringRef Name);
+
+/// How a factory op sizes its result.
+enum class FactoryKind {
+  None,
+  /// From its size arguments: `zeros({2, 3})`.
+  New,
+  /// From its tensor argument: `zeros_like(t)`.
+  Like,
+};
+FactoryKind factoryKind(llvm::StringRef Name);
 
 /// The variants of an op that writes into `self`.
 struct InplaceOpVariants {

@@ -92,4 +92,42 @@ TEST(TorchOpsTest, NothingIsSavedWithoutAnInputThatNeedsGrad) {
   EXPECT_FALSE(Saved->Result);
 }
 
+TEST(TorchOpsTest, FamiliesComeFromNativeFunctions) {
+  // Elementwise: TensorIterator kernels, in-place forms too.
+  EXPECT_TRUE(isPointwiseOp("atan2"));
+  EXPECT_TRUE(isPointwiseOp("add_"));
+  // Losses and ops along a dimension are not, though their kernels are.
+  EXPECT_FALSE(isPointwiseOp("mse_loss"));
+  EXPECT_FALSE(isPointwiseOp("glu"));
+  EXPECT_FALSE(isPointwiseOp("matmul"));
+  // Elementwise ops the data does not mark come from OpTraits.def.
+  EXPECT_TRUE(isPointwiseOp("where"));
+
+  EXPECT_TRUE(isReductionOp("sum"));
+  EXPECT_TRUE(isReductionOp("nanmean"));
+  EXPECT_FALSE(isReductionOp("max"));    // returns values and indices
+  EXPECT_FALSE(isReductionOp("cumsum")); // keeps every element
+
+  EXPECT_EQ(factoryKind("zeros"), FactoryKind::New);
+  EXPECT_EQ(factoryKind("randint"), FactoryKind::New);
+  EXPECT_EQ(factoryKind("randint_like"), FactoryKind::Like);
+  EXPECT_EQ(factoryKind("new_zeros"), FactoryKind::None); // sized by its args
+  EXPECT_EQ(factoryKind("relu"), FactoryKind::None);
+}
+
+TEST(TorchOpsTest, TraitsComeFromOneRowPerOp) {
+  EXPECT_TRUE(hasOpTraits("exp", ResultFloating | ResultPositive));
+  EXPECT_FALSE(hasOpTraits("exp", KeepsFinite));
+  EXPECT_TRUE(hasOpTraits("clone", Copy));
+  EXPECT_TRUE(hasOpTraits("floor", KeepsIntegers));
+  EXPECT_FALSE(hasOpTraits("frac", KeepsIntegers));
+  // An in-place op without a row of its own has its out-of-place traits.
+  EXPECT_EQ(opTraits("relu_"), opTraits("relu"));
+  EXPECT_NE(opTraits("relu"), 0u);
+  // requires_grad_ has its own row: it is not `requires_grad`.
+  EXPECT_TRUE(hasOpTraits("requires_grad_", Copy));
+  EXPECT_EQ(opTraits("requires_grad"), 0u);
+  EXPECT_EQ(opTraits("not_an_op"), 0u);
+}
+
 } // namespace
