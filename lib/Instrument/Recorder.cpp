@@ -1,6 +1,8 @@
 //===--- Recorder.cpp - Runtime-check sites and the edits that insert them ===//
 
 #include "Instrument/Recorder.h"
+#include "Instrument/SiteSupport.h"
+#include "gpuguard/abi.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -50,9 +52,28 @@ std::string hexKey(uint64_t Key) {
 }
 } // namespace
 
-bool isTorchKind(SiteKind Kind) {
-  return static_cast<unsigned>(Kind) >=
-         static_cast<unsigned>(SiteKind::TorchSameDevice);
+SiteSide sideOf(SiteKind Kind) {
+  switch (Kind) {
+#define GPUGUARD_SITE_KIND(Name, Value, Side, EntryPoint, Message, Values)     \
+  case SiteKind::Name:                                                         \
+    return SiteSide::Side;
+#include "gpuguard/site_kinds.def"
+  }
+  llvm_unreachable("a site kind missing from site_kinds.def");
+}
+
+bool isTorchKind(SiteKind Kind) { return sideOf(Kind) == SiteSide::TorchHost; }
+
+std::string entryPointCall(SiteKind Kind) {
+  StringRef Function;
+  switch (Kind) {
+#define GPUGUARD_SITE_KIND(Name, Value, Side, EntryPoint, Message, Values)     \
+  case SiteKind::Name:                                                         \
+    Function = #EntryPoint;                                                    \
+    break;
+#include "gpuguard/site_kinds.def"
+  }
+  return (RuntimeNamespace + Function + "(").str();
 }
 
 uint64_t fileKey(StringRef Path) {
@@ -143,8 +164,12 @@ int Recorder::addSite(ASTContext &Context, SourceLocation Loc, SiteKind Kind,
 void Recorder::setRelated(int SiteId, int RelatedId) {
   if (SiteId < 0 || RelatedId < 0)
     return;
+  siteOf(SiteId).Related = RelatedId;
+}
+
+Site &Recorder::siteOf(int SiteId) {
   auto [Path, Index] = SiteIndex[SiteId];
-  Files[Path].Sites[Index].Related = RelatedId;
+  return Files[Path].Sites[Index];
 }
 
 bool Recorder::wrap(ASTContext &Context, int SiteId, const Expr *E,
@@ -192,8 +217,10 @@ bool Recorder::wrapTorchOperand(ASTContext &Context, int SiteId, const Expr *E,
           dyn_cast_or_null<CXXOperatorCallExpr>(E ? E->IgnoreImplicit() : E);
       Arrow && Arrow->getOperator() == OO_Arrow)
     E = Arrow->getArg(0);
+  if (SiteId < 0)
+    return false;
   return wrap(Context, SiteId, E,
-              "::gpuguard::rt::torch::operand(@SITEINFO@, " +
+              entryPointCall(siteOf(SiteId).Kind) + "@SITEINFO@, " +
                   std::to_string(Index) + ", " + std::to_string(Count) + ", ",
               ")");
 }
@@ -382,7 +409,8 @@ Recorder::render(StringRef Path,
     OS << "};\n"
        << "static const ::gpuguard::rt::SiteTableRegistrar "
           "gpuguard_registrar_(\n    "
-       << KeyText << ", gpuguard_sites_, " << Number.size() << ");\n"
+       << KeyText << ", gpuguard_sites_, " << Number.size() << ", "
+       << GPUGUARD_SITE_TABLE_ABI_VERSION << ");\n"
        << "#endif\n";
   }
   OS << "#line 1 \"" << cString(Record.Path) << "\"\n";

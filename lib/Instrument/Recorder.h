@@ -33,31 +33,24 @@ namespace gpuguard::instrument {
 
 enum class InstrumentMode { Flagged, All };
 
-/// What the runtime confirms at a site; the values are the runtime's
-/// `gpuguard::rt::SiteKind` (runtime/include/gpuguard/rt.h).
+/// Where a site's check runs.
+enum class SiteSide { CudaDevice, CudaHost, TorchHost };
+
+/// What the runtime confirms at a site: the list of
+/// runtime/include/gpuguard/site_kinds.def, which the runtime's
+/// `gpuguard::rt::SiteKind` is made from too.
 enum class SiteKind : unsigned {
-  IndexBound = 1,
-  PointerBound = 2,
-  NonZeroDivisor = 3,
-  FiniteBeforeCast = 4,
-  ApiResult = 10,
-  KernelLaunch = 11,
-  TorchSameDevice = 20,
-  TorchEmbeddingRange = 21,
-  TorchClassTargetRange = 22,
-  TorchIndexSelectRange = 23,
-  TorchGatherRange = 24,
-  TorchNonZero = 25,
-  TorchFiniteBeforeCast = 26,
-  TorchLossShape = 27,
-  TorchSavedForBackward = 28,
-  TorchInplaceWrite = 29,
-  TorchOneHotRange = 30,
-  TorchSavedForBackwardNode = 31,
-  TorchInplaceWriteDeferred = 32,
+#define GPUGUARD_SITE_KIND(Name, Value, Side, EntryPoint, Message, Values)     \
+  Name = Value,
+#include "gpuguard/site_kinds.def"
 };
 
+SiteSide sideOf(SiteKind Kind);
 bool isTorchKind(SiteKind Kind);
+
+/// The opening of a call of the runtime function a site of \p Kind calls:
+/// "::gpuguard::rt::checkIndex(".
+std::string entryPointCall(SiteKind Kind);
 
 /// A site as the runtime reports it.
 struct Site {
@@ -171,6 +164,8 @@ public:
 
 private:
   FileRecord *recordFor(const clang::SourceManager &SM);
+  /// The site \p SiteId (not -1) names, in its file's record.
+  Site &siteOf(int SiteId);
   bool addWrap(clang::ASTContext &Context, int SiteId, const clang::Expr *E,
                llvm::StringRef Prefix, llvm::StringRef Suffix);
   std::optional<std::pair<unsigned, unsigned>>

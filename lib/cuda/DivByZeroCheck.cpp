@@ -280,7 +280,7 @@ void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
                    quoteSource(Divisor->IgnoreParenImpCasts(), Context),
                    &Function, Flagged);
     R->wrap(Context, Site, Divisor,
-            (instrument::RuntimeNamespace + "checkDivisor(").str(),
+            instrument::entryPointCall(instrument::SiteKind::NonZeroDivisor),
             ", @SITE@)");
     return;
   }
@@ -302,7 +302,8 @@ void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
         Context, Loc, instrument::SiteKind::FiniteBeforeCast, getID(),
         quoteSource(Value->IgnoreParenImpCasts(), Context), &Function, Flagged);
     R->wrap(Context, Site, Value,
-            (instrument::RuntimeNamespace + "checkFinite(").str(), ", @SITE@)");
+            instrument::entryPointCall(instrument::SiteKind::FiniteBeforeCast),
+            ", @SITE@)");
   }
 }
 

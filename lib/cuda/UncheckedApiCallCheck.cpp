@@ -292,7 +292,8 @@ void UncheckedApiCallCheck::instrumentStatus(const CallExpr &Call,
                         displayedCallee(Call, Context),
                         instrument::enclosingFunction(Call, Context), Flagged);
   R->wrap(Context, Site, &Call,
-          (instrument::RuntimeNamespace + "checkApi(").str(), ", @SITE@)");
+          instrument::entryPointCall(instrument::SiteKind::ApiResult),
+          ", @SITE@)");
 }
 
 void UncheckedApiCallCheck::instrumentLaunch(const CUDAKernelCallExpr &Launch,
@@ -312,7 +313,9 @@ void UncheckedApiCallCheck::instrumentLaunch(const CUDAKernelCallExpr &Launch,
                  instrument::enclosingFunction(Launch, Context), Flagged);
   // A comma expression keeps the launch's own (void) value.
   R->wrap(Context, Site, &Launch, "(",
-          (", " + instrument::RuntimeNamespace + "checkLaunch(@SITE@))").str());
+          ", " +
+              instrument::entryPointCall(instrument::SiteKind::KernelLaunch) +
+              "@SITE@))");
 }
 
 void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,

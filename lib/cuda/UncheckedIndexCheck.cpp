@@ -294,7 +294,7 @@ void UncheckedIndexCheck::instrumentAccess(const UnguardedAccess &Finding,
     int Site = R->addSite(Context, Loc, instrument::SiteKind::IndexBound,
                           getID(), What, &Function, Flagged);
     R->wrap(Context, Site, Access.Index,
-            (instrument::RuntimeNamespace + "checkIndex(").str(),
+            instrument::entryPointCall(instrument::SiteKind::IndexBound),
             ", " + *Bound + ", @SITE@)");
     return;
   }
@@ -308,7 +308,7 @@ void UncheckedIndexCheck::instrumentAccess(const UnguardedAccess &Finding,
   int Site = R->addSite(Context, Loc, instrument::SiteKind::PointerBound,
                         getID(), What, &Function, Flagged);
   R->wrap(Context, Site, Access.Index,
-          (instrument::RuntimeNamespace + "checkPointerIndex(").str() +
+          instrument::entryPointCall(instrument::SiteKind::PointerBound) +
               *BaseText + ", ",
           ", @SITE@)");
 }

@@ -385,7 +385,7 @@ void reportApiFailure(SiteRef Site, cudaError_t Result) {
   Failure F;
   F.Ref = Site;
   F.Site = lookupSite(Site);
-  F.What = "CUDA call" + quoted(F.Site ? F.Site->What : nullptr) + " failed";
+  F.What = kindMessage(ApiResult, F.Site ? F.Site->What : nullptr);
   F.Values = describe(Result);
   reportFailure(F);
 }
@@ -419,8 +419,7 @@ void checkLaunch(SiteRef Site) {
   detail::Failure F;
   F.Ref = Site;
   F.Site = detail::lookupSite(Site);
-  F.What = "kernel launch" + detail::quoted(F.Site ? F.Site->What : nullptr) +
-           " failed";
+  F.What = detail::kindMessage(KernelLaunch, F.Site ? F.Site->What : nullptr);
   F.Values = detail::describe(E);
   detail::reportFailure(F);
 }

@@ -1,10 +1,11 @@
 //===- Reporter.h - The host reporter's internal interface ----------------===//
 ///
 /// \file
-/// Internals of the host reporter shared by its parts (the reporter itself,
-/// the CUDA host side, the LibTorch checks) and its unit tests: options,
-/// the site table registry, one report per site, counts and the summary.
-/// Nothing here depends on CUDA.
+/// Internals of the host reporter shared by its parts and its unit tests:
+/// options (Options.cpp), the site table registry (SiteRegistry.cpp), one
+/// report per site, counts and the summary (Reporting.cpp), and the
+/// allocation registry (AllocationRegistry.cpp); the CUDA host side builds
+/// on them. Nothing here depends on CUDA.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,12 +22,14 @@ namespace gpuguard {
 namespace rt {
 namespace detail {
 
-/// GPUGUARD_OPTIONS, colon-separated key=value pairs in the UBSan style.
+//===--- Options (Options.cpp) --------------------------------------------===//
+
+/// GPUGUARD_OPTIONS, colon-separated key=value pairs in the UBSan style: the
+/// flags of gpuguard/flags.def.
 struct Options {
-  bool HaltOnError = false;
-  unsigned MaxReports = 20;
-  std::string LogPath = "stderr";
-  bool PrintSummary = true;
+#define GPUGUARD_FLAG(Type, Name, Member, Default, Expected)                   \
+  Type Member = Default;
+#include "gpuguard/flags.def"
 };
 
 /// Parses \p Text (may be null). Each unknown key or unusable value adds one
@@ -35,6 +38,12 @@ Options parseOptions(const char *Text, std::vector<std::string> &Warnings);
 
 /// The options of this run, read from the environment on first use.
 const Options &options();
+
+//===--- Reporting (Reporting.cpp) ----------------------------------------===//
+
+/// Reads the options and installs the exit handlers that print the summary,
+/// once; the first registration or report does it anyway.
+void startReporter();
 
 /// A failure to report at a site.
 struct Failure {
@@ -59,8 +68,12 @@ void reportFailure(const Failure &F);
 /// Turns a record into a failure (message by the site's kind) and reports it.
 void reportRecord(const Record &R);
 
-/// The registered table entry of \p Ref, or null.
-const SiteInfo *lookupSite(SiteRef Ref);
+/// Whether a site of \p Kind runs on the device (site_kinds.def).
+bool isDeviceKind(unsigned Kind);
+
+/// The headline of a failure at a CUDA site of \p Kind (site_kinds.def)
+/// whose operand is \p What (may be null or empty).
+std::string kindMessage(unsigned Kind, const char *What);
 
 /// Counts records a device buffer had no room for.
 void addDroppedRecords(unsigned long long Count);
@@ -86,6 +99,17 @@ std::string summaryLine();
 /// for the last call. Set by the CUDA host side when it is linked in.
 void setDeviceDrainHook(void (*Hook)(bool AtExit));
 
+//===--- Site table registry (SiteRegistry.cpp) ---------------------------===//
+
+/// The registered table entry of \p Ref, or null.
+const SiteInfo *lookupSite(SiteRef Ref);
+
+/// The reference of \p Site: its table's key and index when its table was
+/// registered, else its address and an index no table uses.
+SiteRef refOfSite(const SiteInfo &Site);
+
+//===--- Allocation registry (AllocationRegistry.cpp) ---------------------===//
+
 /// The allocation table for the device, sorted by Base: live allocations
 /// and the memory freed since the last quiesceAllocations(), overlapping
 /// ranges merged; and a number that changes whenever the table does.
@@ -94,6 +118,10 @@ void snapshotAllocations(std::vector<AllocationEntry> &Entries,
 unsigned long long allocationGeneration();
 /// No kernel runs: freed memory leaves the device's table at the next push.
 void quiesceAllocations();
+/// Tests only: forgets every allocation (part of resetForTesting).
+void resetAllocationsForTesting();
+
+//===--- Tests ------------------------------------------------------------===//
 
 /// Tests only: forgets every count, report and allocation, uses \p O, and
 /// sends each output line to \p Sink (or to the log when it is empty).

@@ -35,7 +35,8 @@ static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {
      "cudaDeviceSynchronize"},
 };
 static const ::gpuguard::rt::SiteTableRegistrar
-    gpuguard_registrar_(0x5ca7ULL, gpuguard_sites_, 7);
+    gpuguard_registrar_(0x5ca7ULL, gpuguard_sites_, 7,
+                        GPUGUARD_SITE_TABLE_ABI_VERSION);
 #endif
 
 __global__ void scatter(float *Out, const float *In, const int *Ids, int N,

@@ -28,7 +28,8 @@ static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {
     {"/src/a.cu", 1, 1, "k", "cuda-unchecked-index", 1, -1, "i"},
 };
 static const ::gpuguard::rt::SiteTableRegistrar
-    gpuguard_registrar_(0x1ULL, gpuguard_sites_, 1);
+    gpuguard_registrar_(0x1ULL, gpuguard_sites_, 1,
+                        GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 extern "C" int index_check(int I, int N) {
   return gpuguard::rt::checkIndex(I, N, SiteRef{1, 0});

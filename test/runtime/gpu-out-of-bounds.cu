@@ -23,7 +23,8 @@ static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {
      "fault"},
 };
 static const ::gpuguard::rt::SiteTableRegistrar
-    gpuguard_registrar_(0xf111ULL, gpuguard_sites_, 4);
+    gpuguard_registrar_(0xf111ULL, gpuguard_sites_, 4,
+                        GPUGUARD_SITE_TABLE_ABI_VERSION);
 #endif
 
 #include <cstdio>

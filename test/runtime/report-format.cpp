@@ -43,7 +43,8 @@ static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {
     {"/src/train.cpp", 7, 5, "train", "torch-index-range", 21, -1, "ids"},
 };
 static const ::gpuguard::rt::SiteTableRegistrar
-    gpuguard_registrar_(0x5eedULL, gpuguard_sites_, 5);
+    gpuguard_registrar_(0x5eedULL, gpuguard_sites_, 5,
+                        GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 using gpuguard::rt::SiteRef;
 

@@ -32,7 +32,8 @@ static const SiteInfo Sites[] = {
     {"/p/t.cpp", 2, 3, "f", "torch-inplace-autograd",
      gpuguard::rt::TorchInplaceWriteDeferred, 0, "mul_"},
 };
-static const gpuguard::rt::SiteTableRegistrar Registrar(0x1234ULL, Sites, 2);
+static const gpuguard::rt::SiteTableRegistrar
+    Registrar(0x1234ULL, Sites, 2, GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 /// `a * b` as an instrumented saving op: the saved operand, then the result.
 static torch::Tensor savedProduct(const torch::Tensor &A,

@@ -69,6 +69,8 @@
 #error "gpuguard's runtime needs CUDA 11.2 or newer"
 #endif
 
+#include "abi.h"
+
 namespace gpuguard {
 namespace rt {
 
@@ -83,33 +85,11 @@ struct SiteRef {
   unsigned Index;
 };
 
-/// What a site checks. The values are shared with `gpuguard instrument`.
+/// What a site checks: site_kinds.def, shared with `gpuguard instrument`.
 enum SiteKind : unsigned {
-  // CUDA device
-  IndexBound = 1,       ///< index against a bound the analysis found
-  PointerBound = 2,     ///< index against the device-allocation registry
-  NonZeroDivisor = 3,   ///< integer divisor != 0
-  FiniteBeforeCast = 4, ///< float is finite before an integer cast
-  // CUDA host
-  ApiResult = 10,    ///< a CUDA API call's cudaError_t
-  KernelLaunch = 11, ///< a <<<>>> launch (launch + later asynchronous errors)
-  // LibTorch host
-  TorchSameDevice = 20,
-  TorchEmbeddingRange = 21,
-  TorchClassTargetRange = 22, ///< nll_loss / cross_entropy (with ignore_index)
-  TorchIndexSelectRange = 23,
-  TorchGatherRange = 24,
-  TorchNonZero = 25,
-  TorchFiniteBeforeCast = 26,
-  TorchLossShape = 27,
-  TorchSavedForBackward = 28,
-  TorchInplaceWrite = 29,
-  TorchOneHotRange = 30, ///< one_hot: 0 <= value < num_classes
-  /// A saving op's saved tensor and result: checked when backward() reaches
-  /// the node that saved it.
-  TorchSavedForBackwardNode = 31,
-  /// An in-place write that such a check names if it changed a saved tensor.
-  TorchInplaceWriteDeferred = 32,
+#define GPUGUARD_SITE_KIND(Name, Value, Side, EntryPoint, Message, Values)     \
+  Name = Value,
+#include "site_kinds.def"
 };
 
 /// One entry of an instrumented file's site table (host memory only).
@@ -126,12 +106,15 @@ struct SiteInfo {
 /// Registers a translation unit's site table with the reporter at static
 /// initialisation. Host only. Tables registered again under the same key
 /// (a header instrumented once, included by several files) are one table.
+/// \p AbiVersion is the GPUGUARD_SITE_TABLE_ABI_VERSION of the gpuguard that
+/// made the table; a table of another version is not registered.
 struct SiteTableRegistrar {
 #ifdef GPUGUARD_RT_DISABLE
-  SiteTableRegistrar(unsigned long long, const SiteInfo *, unsigned) {}
+  SiteTableRegistrar(unsigned long long, const SiteInfo *, unsigned, unsigned) {
+  }
 #else
   SiteTableRegistrar(unsigned long long FileKey, const SiteInfo *Sites,
-                     unsigned Count);
+                     unsigned Count, unsigned AbiVersion);
 #endif
 };
 

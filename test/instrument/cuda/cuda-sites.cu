@@ -34,7 +34,7 @@
 // FLAGGED-NEXT:     {"[[SRC]]", 191, 3, "host", "cuda-unchecked-api-call", 10, -1, "cudaDeviceSynchronize"},
 // FLAGGED-NEXT: };
 // FLAGGED-NEXT: static const ::gpuguard::rt::SiteTableRegistrar gpuguard_registrar_(
-// FLAGGED-NEXT:     0x[[KEY:[0-9a-f]{16}]]ULL, gpuguard_sites_, 11);
+// FLAGGED-NEXT:     0x[[KEY:[0-9a-f]{16}]]ULL, gpuguard_sites_, 11, 1);
 // FLAGGED-NEXT: #endif
 // FLAGGED-NEXT: #line 1 "[[SRC]]"
 // FLAGGED-NEXT: // Each CUDA check wraps the sites it flags in the runtime's checks, and only
@@ -62,7 +62,7 @@
 // ALL-NEXT:     {"[[SRC]]", 198, 9, "host", "cuda-unchecked-api-call", 10, -1, "cudaFree"},
 // ALL-NEXT: };
 // ALL-NEXT: static const ::gpuguard::rt::SiteTableRegistrar gpuguard_registrar_(
-// ALL-NEXT:     0x[[KEY:[0-9a-f]{16}]]ULL, gpuguard_sites_, 19);
+// ALL-NEXT:     0x[[KEY:[0-9a-f]{16}]]ULL, gpuguard_sites_, 19, 1);
 // ALL-NEXT: #endif
 // ALL-NEXT: #line 1 "[[SRC]]"
 

@@ -24,7 +24,7 @@
 // FLAGGED-NEXT: {"[[SRC]]", 79, 29, "shapes", "torch-loss-shape", 27, -1, "mse_loss"},
 // FLAGGED-NEXT: };
 // FLAGGED-NEXT: static const ::gpuguard::rt::SiteTableRegistrar gpuguard_registrar_(
-// FLAGGED-NEXT: 0x{{[0-9a-f]+}}ULL, gpuguard_sites_, 6);
+// FLAGGED-NEXT: 0x{{[0-9a-f]+}}ULL, gpuguard_sites_, 6, 1);
 // FLAGGED-NEXT: #endif
 // FLAGGED-NEXT: #line 1 "[[SRC]]"
 // FLAGGED-NEXT: // Each torch check

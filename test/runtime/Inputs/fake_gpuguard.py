@@ -43,7 +43,8 @@ def main(argv):
                     "static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {\n"
                     f'    {{"{path}", 1, 1, "(copy)", "fake-check", 3, -1, "{mode}"}}}};\n'
                     "static const ::gpuguard::rt::SiteTableRegistrar "
-                    f"gpuguard_registrar_({key}ULL, gpuguard_sites_, 1);\n"
+                    f"gpuguard_registrar_({key}ULL, gpuguard_sites_, 1, "
+                    "GPUGUARD_SITE_TABLE_ABI_VERSION);\n"
                     "static const int gpuguard_probe_ = "
                     f"::gpuguard::rt::checkDivisor(0, ::gpuguard::rt::SiteRef{{{key}ULL, 0}});\n"
                     f'#line 1 "{path}"\n')

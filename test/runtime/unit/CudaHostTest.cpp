@@ -37,7 +37,8 @@ const SiteInfo Sites[] = {
     {"/src/k.cu", 15, 5, "main", "cuda-unchecked-launch", KernelLaunch, -1,
      "reduce"},
 };
-const SiteTableRegistrar Registrar(Key, Sites, 4);
+const SiteTableRegistrar Registrar(Key, Sites, 4,
+                                   GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 constexpr SiteRef IndexSite{Key, 0};
 constexpr SiteRef FillLaunch{Key, 1};

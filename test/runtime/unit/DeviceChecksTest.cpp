@@ -32,7 +32,8 @@ const SiteInfo Sites[] = {
     {"/src/k.cu", 13, 3, "gather", "cuda-nan-to-index", FiniteBeforeCast, -1,
      "x"},
 };
-const SiteTableRegistrar Registrar(Key, Sites, 4);
+const SiteTableRegistrar Registrar(Key, Sites, 4,
+                                   GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 constexpr SiteRef IndexSite{Key, 0};
 constexpr SiteRef PointerSite{Key, 1};

@@ -43,10 +43,12 @@ const SiteInfo Sites[SiteCount] = {
      "ids"},
     {"/p/b.cpp", 15, 7, "train", "torch-div-by-zero", TorchNonZero, -1, "den"},
 };
-const SiteTableRegistrar Registrar(Key, Sites, SiteCount);
+const SiteTableRegistrar Registrar(Key, Sites, SiteCount,
+                                   GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 // The same table registered again (a header included by two files).
-const SiteTableRegistrar Again(Key, Sites, SiteCount);
+const SiteTableRegistrar Again(Key, Sites, SiteCount,
+                               GPUGUARD_SITE_TABLE_ABI_VERSION);
 
 Record makeRecord(unsigned Index, long long Value0, long long Value1) {
   Record R = {};

@@ -15,7 +15,7 @@ struct SiteInfo {
   const char *What;
 };
 struct SiteTableRegistrar {
-  SiteTableRegistrar(unsigned long long, const SiteInfo *, unsigned) {}
+  SiteTableRegistrar(unsigned long long, const SiteInfo *, unsigned, unsigned) {}
 };
 namespace torch {
 template <class T>

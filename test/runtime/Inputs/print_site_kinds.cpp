@@ -1,0 +1,36 @@
+//===- print_site_kinds.cpp - The runtime's view of the site kinds --------===//
+///
+/// \file
+/// Prints each site kind's value and entry point as the runtime header
+/// compiles them, and its site-table ABI version, for site-kinds-agree.cu to
+/// compare with what `gpuguard instrument` writes. The values are read from
+/// rt.h's enumerators and each entry point must be a name rt.h declares, so
+/// a change on either side shows.
+///
+//===----------------------------------------------------------------------===//
+
+#include <gpuguard/rt.h>
+
+#include <cstdio>
+
+namespace gpuguard {
+namespace rt {
+namespace torch {
+// Declared by <gpuguard/torch.h>, which needs LibTorch; compile-gxx.test
+// compiles instrumented LibTorch code against the real one.
+void operand();
+} // namespace torch
+} // namespace rt
+} // namespace gpuguard
+
+int main() {
+  std::printf("ABI %u\n", GPUGUARD_SITE_TABLE_ABI_VERSION);
+#define GPUGUARD_SITE_KIND(Name, Value, Side, EntryPoint, Message, Values)     \
+  {                                                                            \
+    using ::gpuguard::rt::EntryPoint;                                          \
+    std::printf("%s %u ::gpuguard::rt::%s(\n", #Name,                          \
+                static_cast<unsigned>(::gpuguard::rt::Name), #EntryPoint);     \
+  }
+#include <gpuguard/site_kinds.def>
+  return 0;
+}
