@@ -1,6 +1,7 @@
 //===--- DivByZeroCheck.cpp - cuda-div-by-zero ----------------------------===//
 
 #include "cuda/DivByZeroCheck.h"
+#include "Analysis/Core/FloatConversions.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/NonZeroAnalysis.h"
 #include "Analysis/Core/SourceText.h"
@@ -13,7 +14,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include <functional>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -153,106 +153,6 @@ bool DivByZeroCheck::isReported(DivisionKind Kind,
   return false;
 }
 
-/// True when \p S contains \p Division or reads one of \p Carriers.
-static bool carries(const Stmt *S, const Stmt *Division,
-                    const llvm::SmallPtrSetImpl<const VarDecl *> &Carriers) {
-  if (!S)
-    return false;
-  if (S == Division)
-    return true;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-        Var && Carriers.count(Var))
-      return true;
-  for (const Stmt *Child : S->children())
-    if (carries(Child, Division, Carriers))
-      return true;
-  return false;
-}
-
-/// Calls \p Visit for every local that \p S defines, with its value.
-static void forEachDefinition(
-    const Stmt *S,
-    llvm::function_ref<void(const VarDecl *, const Expr *)> Visit) {
-  if (!S)
-    return;
-  if (const auto *Declaration = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : Declaration->decls())
-      if (const auto *Var = dyn_cast<VarDecl>(D); Var && Var->getInit())
-        Visit(Var, Var->getInit());
-  } else if (const auto *Assignment = dyn_cast<BinaryOperator>(S);
-             Assignment && Assignment->isAssignmentOp()) {
-    if (const auto *Ref =
-            dyn_cast<DeclRefExpr>(Assignment->getLHS()->IgnoreParenImpCasts()))
-      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-        Visit(Var, Assignment->getRHS());
-  }
-  for (const Stmt *Child : S->children())
-    forEachDefinition(Child, Visit);
-}
-
-/// A floating-point to integer conversion: where it is written, and the
-/// floating-point value it converts.
-struct Conversion {
-  SourceLocation Loc;
-  const Expr *Value;
-};
-
-/// The conversion \p S performs from floating point to an integer, if any.
-/// An explicit cast is one (`(int)x`, `static_cast<int>(x)`) whose value is
-/// the operand of the implicit conversion inside it.
-static std::optional<Conversion> floatToIntegerConversion(const Stmt *S) {
-  const auto *Cast = dyn_cast<CastExpr>(S);
-  if (!Cast)
-    return std::nullopt;
-  if (isa<ExplicitCastExpr>(Cast)) {
-    const Expr *Inner = Cast;
-    while (const auto *Sub = dyn_cast<CastExpr>(Inner)) {
-      if (Sub->getCastKind() == CK_FloatingToIntegral)
-        return Conversion{Cast->getBeginLoc(), Sub->getSubExpr()};
-      Inner = Sub->getSubExpr();
-      if (const auto *Implicit = dyn_cast<ImplicitCastExpr>(Inner);
-          !Implicit || !Implicit->isPartOfExplicitCast())
-        return std::nullopt;
-    }
-    return std::nullopt;
-  }
-  const auto *Implicit = cast<ImplicitCastExpr>(Cast);
-  if (Implicit->getCastKind() != CK_FloatingToIntegral ||
-      Implicit->isPartOfExplicitCast())
-    return std::nullopt;
-  return Conversion{Implicit->getBeginLoc(), Implicit->getSubExpr()};
-}
-
-/// The floating-point to integer conversions in \p Body whose operand holds
-/// the result of \p Division: directly, or through the locals that take it
-/// on (flow-insensitively, so a conversion may get a check it does not need;
-/// converting NaN or infinity to an integer is undefined either way).
-static llvm::SmallVector<Conversion, 2>
-conversionsFedBy(const BinaryOperator &Division, const Stmt *Body) {
-  llvm::SmallPtrSet<const VarDecl *, 4> Carriers;
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    forEachDefinition(Body, [&](const VarDecl *Var, const Expr *Value) {
-      if (Var->getType()->isRealFloatingType() && !Carriers.count(Var) &&
-          carries(Value, &Division, Carriers))
-        Changed |= Carriers.insert(Var).second;
-    });
-  }
-  llvm::SmallVector<Conversion, 2> Conversions;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (std::optional<Conversion> Found = floatToIntegerConversion(S);
-        Found && carries(Found->Value, &Division, Carriers))
-      Conversions.push_back(*Found);
-    for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Visit(Body);
-  return Conversions;
-}
-
 void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
                                         DivisionKind Kind,
                                         const FunctionDecl &Function,
@@ -288,7 +188,7 @@ void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
     return;
   // A floating-point zero divisor gives inf or NaN, which is harmful where it
   // becomes an integer: that conversion is checked.
-  for (auto [Loc, Value] : conversionsFedBy(Division, Function.getBody())) {
+  for (auto [Loc, Value] : conversionsFedBy(Division, *Function.getBody())) {
     if (Loc.isMacroID() || instrument::involvesMacro(*Value)) {
       R->skipSite(Context, Loc);
       continue;

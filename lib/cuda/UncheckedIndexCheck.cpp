@@ -47,30 +47,6 @@ void UncheckedIndexCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-/// The side of the guard comparison that \p Part is compared with (`n` in
-/// `j > n`), or null when the guard is not a comparison of \p Part.
-static const Expr *boundSide(const Expr *Guard, const Expr *Part,
-                             const ASTContext &Context) {
-  const auto *Compare =
-      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
-  if (!Compare || !Compare->isComparisonOp())
-    return nullptr;
-  std::string PartText = quoteSource(Part, Context);
-  if (quoteSource(Compare->getLHS(), Context) == PartText)
-    return Compare->getRHS();
-  if (quoteSource(Compare->getRHS(), Context) == PartText)
-    return Compare->getLHS();
-  return nullptr;
-}
-
-/// The side of the guard comparison that \p Part is compared with, as
-/// written, or empty when the guard is not a comparison of \p Part.
-static std::string boundText(const Expr *Guard, const Expr *Part,
-                             const ASTContext &Context) {
-  const Expr *Bound = boundSide(Guard, Part, Context);
-  return Bound ? quoteSource(Bound, Context) : "";
-}
-
 void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
                                         const IndexProblem &Problem,
                                         const ThreadIndexProvenance &Provenance,
@@ -131,7 +107,8 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
     break;
   }
   case IndexProblemKind::OnePastTheBound: {
-    std::string Bound = boundText(Problem.Guard, Problem.Part, Context);
+    std::string Bound =
+        Problem.Bound ? quoteSource(Problem.Bound, Context) : std::string();
     if (Bound.empty())
       diag(Loc, "the guard lets index '%0' of '%1' reach its bound, one past "
                 "the end")
@@ -254,7 +231,7 @@ UncheckedIndexCheck::knownBound(const UnguardedAccess &Finding,
         ExtentPlusOneRegex.match(Named->getName()))
       return std::nullopt;
   }
-  const Expr *Bound = boundSide(Problem.Guard, Problem.Part, Context);
+  const Expr *Bound = Problem.Bound;
   if (!Bound ||
       !instrument::isStableAt(*Bound, *Access.Access, Function, Context))
     return std::nullopt;

@@ -25,6 +25,11 @@
 /// the paths into it. A block visited more than MaxVisitsPerBlock times has
 /// its facts widened, which bounds the work on any lattice.
 ///
+/// buildDataflowCFG() builds the graph every analysis runs on: each
+/// statement its own element, plus the edges and elements an analysis asks
+/// for. An analysis builds it once and keeps it as long as it answers
+/// queries from its fixed point.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H
@@ -34,10 +39,27 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace gpuguard {
+
+/// What a dataflow CFG holds beyond every statement as an element.
+struct DataflowCFGOptions {
+  /// Edges into catch handlers, which are unreachable without them.
+  bool ExceptionEdges = false;
+  /// Where locals' lifetimes end, so that facts can end with their scope.
+  bool LifetimeEnds = false;
+  /// A constructor's member initialisers.
+  bool Initializers = false;
+};
+
+/// The CFG of \p Function's body for ForwardDataflow; null when the
+/// function has no body or Clang cannot build its CFG.
+std::unique_ptr<clang::CFG>
+buildDataflowCFG(const clang::FunctionDecl &Function,
+                 clang::ASTContext &Context, DataflowCFGOptions Options = {});
 
 template <typename Domain> class ForwardDataflow {
 public:
@@ -88,6 +110,19 @@ public:
   /// The facts at the entry of \p Block; empty when no path reaches it.
   const std::optional<Facts> &entryFacts(const clang::CFGBlock &Block) const {
     return In[Block.getBlockID()];
+  }
+
+  /// The facts at the end of \p Block, after its last element; none when no
+  /// path reaches it or every path ends inside it. The domain's transfer
+  /// runs again on each element, as in forEachElement.
+  std::optional<Facts> exitFacts(const clang::CFGBlock &Block) const {
+    if (!In[Block.getBlockID()] || Block.hasNoReturnElement())
+      return std::nullopt;
+    Facts Current = *In[Block.getBlockID()];
+    for (const clang::CFGElement &Element : Block)
+      if (!D.transfer(Element, Current))
+        return std::nullopt;
+    return Current;
   }
 
   /// Calls \p Visit with every element of every reachable block and the facts

@@ -1126,15 +1126,14 @@ bool NonZeroAnalysis::Impl::nonNegative(const Expr *E,
 void NonZeroAnalysis::Impl::run() {
   if (!Function.hasBody())
     return;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
+  DataflowCFGOptions GraphOptions;
   // Without these edges a catch handler would be unreachable, and its
   // divisions never judged.
-  BuildOptions.AddEHEdges = true;
+  GraphOptions.ExceptionEdges = true;
   // Facts about a variable end with its scope, so that a long function does
   // not carry those of every loop counter it had.
-  BuildOptions.AddLifetime = true;
-  Graph = CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  GraphOptions.LifetimeEnds = true;
+  Graph = buildDataflowCFG(Function, Context, GraphOptions);
   if (!Graph)
     return;
 

@@ -184,6 +184,7 @@ private:
                      const FactSet &Known);
   const Fact *find(const Expr *E, const FactSet &Facts) const;
   FactKey keyOf(const Expr *E) const;
+  const Expr *comparedBound(const Expr *Guard, const Expr *Part) const;
   const Expr *unchangedInit(const Expr *E) const;
   bool needsBound(const Expr *E) const;
   IndexSource sourceOf(const Expr *E) const;
@@ -255,6 +256,22 @@ FactKey GuardDataflow::keyOf(const Expr *E) const {
   }
   E->Profile(Key.Profile, Context, /*Canonical=*/true);
   return Key;
+}
+
+/// The side of \p Guard that \p Part is compared with (`n` in `j > n`), or
+/// null when the guard is not a comparison of \p Part.
+const Expr *GuardDataflow::comparedBound(const Expr *Guard,
+                                         const Expr *Part) const {
+  const auto *Compare =
+      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
+  if (!Compare || !Compare->isComparisonOp())
+    return nullptr;
+  FactKey PartKey = keyOf(Part);
+  if (keyOf(Compare->getLHS()) == PartKey)
+    return Compare->getRHS();
+  if (keyOf(Compare->getRHS()) == PartKey)
+    return Compare->getLHS();
+  return nullptr;
 }
 
 /// The initialiser of a local that is never reassigned, so that a guard or
@@ -757,6 +774,7 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
       Problem.Kind = Offset > 0 ? IndexProblemKind::OffsetNotCovered
                                 : IndexProblemKind::OnePastTheBound;
       Problem.Guard = F.UpperGuard;
+      Problem.Bound = comparedBound(F.UpperGuard, Part);
     }
     Result.Problems.push_back(Problem);
     return;
@@ -984,8 +1002,10 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       Problem.Part = Term;
       Problem.Variable = asLocalVariable(Term);
       Problem.Addend = Addend;
-      if (const Fact *F = find(Term, Facts))
+      if (const Fact *F = find(Term, Facts)) {
         Problem.Guard = F->UpperGuard;
+        Problem.Bound = comparedBound(F->UpperGuard, Term);
+      }
       Result.Problems.push_back(Problem);
       continue;
     }
@@ -1269,10 +1289,7 @@ std::vector<UnguardedAccess> GuardDataflow::run() {
   std::vector<UnguardedAccess> Findings;
   if (!Function.hasBody())
     return Findings;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph =
-      CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  std::unique_ptr<CFG> Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return Findings;
 

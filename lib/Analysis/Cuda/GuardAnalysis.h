@@ -78,6 +78,9 @@ struct IndexProblem {
   int64_t Offset = 0;
   /// The guard whose bound is too weak, when there is one.
   const clang::Expr *Guard = nullptr;
+  /// The side of Guard that Part is compared with (`n` in `i <= n`), when
+  /// Guard is such a comparison.
+  const clang::Expr *Bound = nullptr;
   /// The launch extent added to Part, for LaunchExtentOffset.
   const clang::Expr *Addend = nullptr;
   /// The problem is the lower bound (below zero), not the upper one.

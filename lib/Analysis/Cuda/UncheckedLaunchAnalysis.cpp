@@ -1,6 +1,7 @@
 //===--- UncheckedLaunchAnalysis.cpp - Kernel launches left unchecked -----===//
 
 #include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
+#include "Analysis/Core/ForwardDataflow.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -8,7 +9,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include <deque>
 #include <optional>
 
 using namespace clang;
@@ -19,8 +19,14 @@ namespace {
 
 using PendingSet = llvm::SmallVector<const CUDAKernelCallExpr *, 2>;
 
+/// The ForwardDataflow domain: the launches pending on some path, united at
+/// joins. Findings are recorded only once the fixed point is reached, so
+/// that each launch is judged against every path that reaches a
+/// synchronisation or the exit.
 class LaunchDataflow {
 public:
+  using Facts = PendingSet;
+
   LaunchDataflow(
       const FunctionDecl &Function, ASTContext &Context,
       llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify)
@@ -28,9 +34,19 @@ public:
 
   std::vector<UncheckedLaunch> run();
 
+  bool transfer(const CFGElement &Element, PendingSet &Pending) {
+    if (auto S = Element.getAs<CFGStmt>())
+      return transfer(S->getStmt(), Pending);
+    return true;
+  }
+  void edge(const CFGBlock &, unsigned, PendingSet &) {}
+  bool join(PendingSet &Into, const PendingSet &Incoming);
+  /// The launches of a function are finitely many: the sets stop growing.
+  void widen(PendingSet &) {}
+
 private:
-  /// Applies one CFG element; returns false when the path ends there.
-  bool transfer(const Stmt *S, PendingSet &Pending, bool Record);
+  /// Applies one statement; returns false when the path ends there.
+  bool transfer(const Stmt *S, PendingSet &Pending);
   void recordExit(const CFGBlock &Block, const PendingSet &Pending);
   bool isEarlier(SourceLocation A, SourceLocation B) const;
   UncheckedLaunch &findingFor(const CUDAKernelCallExpr *Launch);
@@ -39,6 +55,8 @@ private:
   ASTContext &Context;
   llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify;
   llvm::DenseMap<const CUDAKernelCallExpr *, UncheckedLaunch> Findings;
+  /// Set once the fixed point is reached.
+  bool Record = false;
 };
 
 bool LaunchDataflow::isEarlier(SourceLocation A, SourceLocation B) const {
@@ -52,7 +70,7 @@ UncheckedLaunch &LaunchDataflow::findingFor(const CUDAKernelCallExpr *Launch) {
   return Finding;
 }
 
-bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending, bool Record) {
+bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
     if (!llvm::is_contained(Pending, Launch))
       Pending.push_back(Launch);
@@ -113,10 +131,9 @@ void LaunchDataflow::recordExit(const CFGBlock &Block,
   }
 }
 
-/// Unites \p From into \p Into; returns true when \p Into grew.
-static bool unite(PendingSet &Into, const PendingSet &From) {
+bool LaunchDataflow::join(PendingSet &Into, const PendingSet &Incoming) {
   bool Grew = false;
-  for (const CUDAKernelCallExpr *Launch : From)
+  for (const CUDAKernelCallExpr *Launch : Incoming)
     if (!llvm::is_contained(Into, Launch)) {
       Into.push_back(Launch);
       Grew = true;
@@ -126,70 +143,19 @@ static bool unite(PendingSet &Into, const PendingSet &From) {
 
 std::vector<UncheckedLaunch> LaunchDataflow::run() {
   std::vector<UncheckedLaunch> Result;
-  if (!Function.hasBody())
-    return Result;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph =
-      CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  std::unique_ptr<CFG> Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return Result;
+  ForwardDataflow<LaunchDataflow> Dataflow(*Graph, *this);
+  Dataflow.run(PendingSet());
 
-  std::vector<std::optional<PendingSet>> In(Graph->getNumBlockIDs());
-  std::vector<bool> Queued(Graph->getNumBlockIDs(), false);
-  std::deque<const CFGBlock *> Worklist;
-  const CFGBlock &Entry = Graph->getEntry();
+  Record = true;
   const CFGBlock &Exit = Graph->getExit();
-  In[Entry.getBlockID()] = PendingSet();
-  Worklist.push_back(&Entry);
-  Queued[Entry.getBlockID()] = true;
-
-  // Returns the pending set at the end of the block, or nothing when the
-  // path ends inside it (a no-return call, a throw).
-  auto Apply = [&](const CFGBlock &Block,
-                   bool Record) -> std::optional<PendingSet> {
-    PendingSet Pending = *In[Block.getBlockID()];
-    for (const CFGElement &Element : Block)
-      if (auto S = Element.getAs<CFGStmt>())
-        if (!transfer(S->getStmt(), Pending, Record))
-          return std::nullopt;
-    if (Block.hasNoReturnElement())
-      return std::nullopt;
-    return Pending;
-  };
-
-  while (!Worklist.empty()) {
-    const CFGBlock *Block = Worklist.front();
-    Worklist.pop_front();
-    Queued[Block->getBlockID()] = false;
-    std::optional<PendingSet> Out = Apply(*Block, /*Record=*/false);
-    if (!Out)
-      continue;
-    for (const CFGBlock *Succ : Block->succs()) {
-      if (!Succ)
-        continue;
-      std::optional<PendingSet> &Target = In[Succ->getBlockID()];
-      if (!Target)
-        Target = *Out;
-      else if (!unite(*Target, *Out))
-        continue;
-      if (!Queued[Succ->getBlockID()]) {
-        Queued[Succ->getBlockID()] = true;
-        Worklist.push_back(Succ);
-      }
-    }
-  }
-
-  // Record from the fixpoint only, so that each launch is judged against
-  // every path that reaches a synchronisation or the exit.
   for (const CFGBlock *Block : *Graph) {
-    if (!In[Block->getBlockID()] || Block == &Exit)
+    if (Block == &Exit)
       continue;
-    std::optional<PendingSet> Out = Apply(*Block, /*Record=*/true);
-    if (!Out)
-      continue;
-    if (llvm::any_of(Block->succs(),
-                     [&](const CFGBlock *Succ) { return Succ == &Exit; }))
+    std::optional<PendingSet> Out = Dataflow.exitFacts(*Block);
+    if (Out && llvm::is_contained(Block->succs(), &Exit))
       recordExit(*Block, *Out);
   }
 

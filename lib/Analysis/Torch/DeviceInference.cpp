@@ -283,12 +283,11 @@ private:
 void DeviceInference::Impl::run() {
   if (!Function.hasBody())
     return;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
-  BuildOptions.AddEHEdges = true;
+  DataflowCFGOptions GraphOptions;
+  GraphOptions.ExceptionEdges = true;
   // A module's constructor registers submodules in member initializers too.
-  BuildOptions.AddInitializers = true;
-  Graph = CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  GraphOptions.Initializers = true;
+  Graph = buildDataflowCFG(Function, Context, GraphOptions);
   if (!Graph)
     return;
   Dataflow = std::make_unique<ForwardDataflow<Impl>>(*Graph, *this);

@@ -562,10 +562,7 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
   std::vector<InplaceAutogradFinding> Findings;
   if (!Function.hasBody())
     return Findings;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph =
-      CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  std::unique_ptr<CFG> Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return Findings;
   Model M(Context, Parameters);

@@ -693,11 +693,7 @@ TensorDenominatorAnalysis::TensorDenominatorAnalysis(
     const FunctionDecl &Function, ASTContext &Context) {
   if (!Function.getBody())
     return;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
-  std::unique_ptr<CFG> Graph =
-      CFG::buildCFG(&Function, const_cast<Stmt *>(Function.getBody()), &Context,
-                    BuildOptions);
+  std::unique_ptr<CFG> Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return;
   DenominatorDomain Domain(Context);

@@ -1585,9 +1585,7 @@ TensorFacts::TensorFacts(const FunctionDecl &Function, ASTContext &Context)
     : D(std::make_unique<Domain>(Context)) {
   if (!Function.getBody())
     return;
-  CFG::BuildOptions BuildOptions;
-  BuildOptions.setAllAlwaysAdd();
-  Graph = CFG::buildCFG(&Function, Function.getBody(), &Context, BuildOptions);
+  Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return;
   Solved =
