@@ -2,6 +2,7 @@
 
 #include "Driver/Driver.h"
 #include "Driver/Config.h"
+#include "Driver/Messages.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
 #include "Frontend/IncludeScan.h"
@@ -247,54 +248,6 @@ cl::opt<instrument::InstrumentMode> InstrumentWhat(
     cl::init(instrument::InstrumentMode::Flagged), cl::cat(Category));
 
 constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
-
-// Workers print set-up warnings and notes while the main thread prints
-// findings: one lock keeps every message a whole line.
-std::mutex MessageMutex;
-
-void error(const llvm::Twine &Message) {
-  std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::error(llvm::errs(), "gpuguard") << Message << "\n";
-}
-
-void warning(const llvm::Twine &Message) {
-  std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::warning(llvm::errs(), "gpuguard") << Message << "\n";
-}
-
-void note(const llvm::Twine &Message) {
-  std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
-}
-
-/// What gpuguard says about how one file is set up (an nvcc flag dropped,
-/// the LibTorch it uses). \p Key is the same for every repeat of one message.
-struct SetupMessage {
-  std::string Key;
-  std::string Text;
-  bool IsNote = false;
-};
-
-void say(const SetupMessage &Message) {
-  if (Message.IsNote)
-    note(Message.Text);
-  else
-    warning(Message.Text);
-}
-
-/// Where the set-up messages of the file this thread is checking go: into
-/// its outcome, which the main thread prints in input order. Null outside a
-/// check.
-thread_local std::vector<SetupMessage> *CollectedSetup = nullptr;
-
-/// Collects \p Message for the file being checked, or says it at once
-/// outside a check.
-void setupMessage(SetupMessage Message) {
-  if (CollectedSetup)
-    CollectedSetup->push_back(std::move(Message));
-  else
-    say(Message);
-}
 
 std::string makeAbsolute(llvm::StringRef Path) {
   llvm::SmallString<256> Absolute(Path);
@@ -834,9 +787,9 @@ public:
     FileOutcome Outcome;
     if (Instrumenting)
       instrument::Recorder::setActive(&Recorder);
-    CollectedSetup = &Outcome.Setup;
+    collectSetupMessages(&Outcome.Setup);
     Outcome.Errors = Runner.run(File, Outcome.Parsed);
-    CollectedSetup = nullptr;
+    collectSetupMessages(nullptr);
     instrument::Recorder::setActive(nullptr);
     if (Instrumenting)
       writeInstrumentedCopy(Recorder, File, Outcome);
