@@ -3,6 +3,7 @@
 #include "Driver/Driver.h"
 #include "Driver/Config.h"
 #include "Driver/Messages.h"
+#include "Driver/Options.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
 #include "Frontend/IncludeScan.h"
@@ -58,194 +59,6 @@ namespace cl = llvm::cl;
 
 namespace gpuguard {
 namespace {
-
-cl::OptionCategory Category("gpuguard options");
-
-const char Overview[] = R"(
-gpuguard finds the causes of "device-side assert triggered" in CUDA kernels
-and LibTorch C++ code before they run: indexes no guard bounds, zero
-divisors, unchecked CUDA errors, tensors on mixed devices, in-place writes
-autograd still needs. It follows clang-tidy's conventions: checks are chosen
-with --checks or .clang-tidy files, NOLINT comments suppress findings, and
-compile flags come from -p <build dir> or follow '--'.
-
-'gpuguard instrument <file>... -o <dir> [--instrument=flagged|all]' also
-writes a copy of each file, under <dir> at its absolute path, in which the
-runtime library (runtime/, gpuguard::runtime) checks the same sites while the
-program runs. The inputs are never changed; each copy is written atomically.
-
-Exit codes: 0 checked (warnings may be printed), 1 warnings treated as
-errors, 2 unusable command line or configuration, 3 an input could not be
-checked (missing, unreadable or with compile errors). The largest applies.
-)";
-
-cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source>..."),
-                                  cl::cat(Category));
-cl::opt<std::string> BuildPath(
-    "p",
-    cl::desc("Build directory holding compile_commands.json. With no\n"
-             "source given, every file it lists is checked."),
-    cl::value_desc("build-dir"), cl::cat(Category));
-cl::opt<std::string>
-    Checks("checks",
-           cl::desc("Comma-separated globs of checks to run, prefix '-' to\n"
-                    "disable (like clang-tidy). Default: all gpuguard checks,\n"
-                    "'cuda-*,torch-*'. Added after the .clang-tidy 'Checks'."),
-           cl::init(""), cl::cat(Category));
-cl::opt<std::string> WarningsAsErrorsGlob(
-    "warnings-as-errors",
-    cl::desc("Globs of checks whose warnings are errors (exit code 1)."),
-    cl::init(""), cl::cat(Category));
-cl::opt<std::string> Config(
-    "config",
-    cl::desc("Configuration in YAML, as in a .clang-tidy file; overrides\n"
-             "the .clang-tidy files."),
-    cl::init(""), cl::cat(Category));
-cl::opt<std::string>
-    ConfigFile("config-file",
-               cl::desc("Read the configuration from this file instead of the\n"
-                        ".clang-tidy files."),
-               cl::init(""), cl::cat(Category));
-cl::opt<std::string> HeaderFilter(
-    "header-filter",
-    cl::desc("Regex of headers whose findings are shown (the main file's\n"
-             "are always shown)."),
-    cl::init(""), cl::cat(Category));
-cl::opt<std::string> ExcludeHeaderFilter(
-    "exclude-header-filter",
-    cl::desc("Regex of headers whose findings are never shown."), cl::init(""),
-    cl::cat(Category));
-cl::opt<bool> SystemHeaders("system-headers",
-                            cl::desc("Show findings in system headers."),
-                            cl::init(false), cl::cat(Category));
-cl::opt<std::string> LineFilter(
-    "line-filter",
-    cl::desc("JSON list of files and line ranges to report on, e.g.\n"
-             R"('[{"name":"k.cu","lines":[[10,20]]}]')"),
-    cl::init(""), cl::cat(Category));
-cl::opt<bool> Fix("fix", cl::desc("Apply the fixes of the findings."),
-                  cl::init(false), cl::cat(Category));
-cl::opt<bool> FixErrors("fix-errors",
-                        cl::desc("Apply fixes even when a file has compile "
-                                 "errors."),
-                        cl::init(false), cl::cat(Category));
-cl::opt<bool> FixNotes("fix-notes",
-                       cl::desc("Also apply the fixes attached to notes."),
-                       cl::init(false), cl::cat(Category));
-cl::opt<std::string> ExportFixes(
-    "export-fixes",
-    cl::desc("Write the findings and their fixes to this YAML file, in\n"
-             "clang-apply-replacements' format."),
-    cl::value_desc("filename"), cl::cat(Category));
-cl::list<std::string> ExtraArgs("extra-arg",
-                                cl::desc("Append this compile flag."),
-                                cl::cat(Category));
-cl::list<std::string> ExtraArgsBefore("extra-arg-before",
-                                      cl::desc("Prepend this compile flag."),
-                                      cl::cat(Category));
-cl::opt<std::string>
-    CudaPath("cuda-path",
-             cl::desc("CUDA toolkit to parse with. Default: $CUDA_PATH, then\n"
-                      "/usr/local/cuda, then gpuguard's bundled CUDA headers."),
-             cl::init(""), cl::cat(Category));
-cl::opt<bool> BundledCudaHeaders(
-    "bundled-cuda-headers",
-    cl::desc("Parse with gpuguard's bundled CUDA headers even when a\n"
-             "toolkit is installed (reproducible results across machines)."),
-    cl::init(false), cl::cat(Category));
-cl::opt<std::string> CudaGpuArch(
-    "cuda-gpu-arch",
-    cl::desc("GPU architecture to parse device code for, when the compile\n"
-             "command names none."),
-    cl::init("sm_80"), cl::cat(Category));
-cl::opt<bool>
-    TorchPch("torch-pch",
-             cl::desc("For LibTorch files checked without flags: precompile\n"
-                      "<torch/torch.h> once into $XDG_CACHE_HOME/gpuguard (or\n"
-                      "~/.cache/gpuguard) and reuse it, several times faster."),
-             cl::init(false), cl::cat(Category));
-cl::opt<bool> ListChecks("list-checks",
-                         cl::desc("List the enabled checks and exit."),
-                         cl::init(false), cl::cat(Category));
-cl::opt<bool> DumpConfig("dump-config",
-                         cl::desc("Print the effective configuration as "
-                                  "YAML and exit."),
-                         cl::init(false), cl::cat(Category));
-cl::opt<bool> Quiet("quiet",
-                    cl::desc("Print findings only: no statistics, no notes "
-                             "about the set-up."),
-                    cl::init(false), cl::cat(Category));
-cl::opt<bool> UseColor("use-color", cl::desc("Colour the diagnostics."),
-                       cl::cat(Category));
-
-// Output formats, baselines and changed-lines-only runs (lib/Output).
-cl::opt<output::Format> OutputFormat(
-    "format", cl::desc("How findings are printed."),
-    cl::values(clEnumValN(output::Format::Text, "text",
-                          "clang-tidy's text (default)"),
-               clEnumValN(output::Format::Sarif, "sarif", "SARIF 2.1.0 JSON"),
-               clEnumValN(output::Format::GitHub, "github",
-                          "GitHub Actions annotations")),
-    cl::init(output::Format::Text), cl::cat(Category));
-cl::opt<std::string> OutputFile(
-    "output",
-    cl::desc("Write the SARIF or GitHub output to this file (atomically)\n"
-             "instead of standard output."),
-    cl::value_desc("file"), cl::cat(Category));
-cl::opt<std::string> SarifRoot(
-    "sarif-root",
-    cl::desc("Directory that the paths in SARIF, GitHub annotations and\n"
-             "baselines are relative to. Default: the working directory."),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::opt<std::string> DocsUrl(
-    "docs-url",
-    cl::desc("Base URL of gpuguard's docs, for the SARIF rules' help\n"
-             "links (checks/<module>/<check>.md is appended). Default:\n"
-             "the installed docs, as a file:// URL."),
-    cl::value_desc("url"), cl::cat(Category));
-cl::opt<std::string>
-    BaselineFile("baseline",
-                 cl::desc("Hide the findings this baseline file lists (see\n"
-                          "--write-baseline)."),
-                 cl::value_desc("file"), cl::cat(Category));
-cl::opt<std::string> WriteBaselineFile(
-    "write-baseline",
-    cl::desc("Write the findings of this run to a baseline file."),
-    cl::value_desc("file"), cl::cat(Category));
-cl::opt<std::string> DiffSource(
-    "diff",
-    cl::desc("Report only findings on lines changed since this git\n"
-             "revision ('git diff <rev>'), or by the unified diff on\n"
-             "standard input with --diff=-. With no files given, the\n"
-             "changed files are checked."),
-    cl::value_desc("rev|-"), cl::cat(Category));
-
-cl::opt<unsigned>
-    Jobs("j",
-         cl::desc("Files checked at once (default: one per core). Output\n"
-                  "order does not depend on it."),
-         cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
-cl::opt<std::string>
-    Shard("shard",
-          cl::desc("Check only part K of N of the files (1 <= K <= N), for\n"
-                   "CI matrix jobs: the files, sorted by path, are dealt out\n"
-                   "round-robin, so each file is in exactly one shard."),
-          cl::value_desc("K/N"), cl::cat(Category));
-
-// `gpuguard instrument` only.
-cl::opt<std::string> OutputDirectory(
-    "o",
-    cl::desc("gpuguard instrument: directory for the instrumented\n"
-             "copies, which mirror each source's absolute path."),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::opt<instrument::InstrumentMode> InstrumentWhat(
-    "instrument",
-    cl::desc("gpuguard instrument: which sites get a runtime check."),
-    cl::values(clEnumValN(instrument::InstrumentMode::Flagged, "flagged",
-                          "every site a check reports (default)"),
-               clEnumValN(instrument::InstrumentMode::All, "all",
-                          "also every site of those kinds not proven safe")),
-    cl::init(instrument::InstrumentMode::Flagged), cl::cat(Category));
 
 constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
 
@@ -402,7 +215,7 @@ std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
                                              bool &Parsed) {
   ClangTidyDiagnosticConsumer Consumer(Context, nullptr,
                                        /*RemoveIncompatibleErrors=*/true,
-                                       /*GetFixesFromNotes=*/FixNotes);
+                                       /*GetFixesFromNotes=*/options::FixNotes);
   int Status = 0;
   // Both sides see the code they share, so each side's suppressions are
   // counted apart and the file counts the larger of them.
@@ -494,7 +307,8 @@ std::unique_ptr<ClangTidyOptionsProvider>
 createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
                       bool &Failed) {
   ClangTidyGlobalOptions GlobalOptions;
-  if (std::error_code EC = parseLineFilter(LineFilter, GlobalOptions)) {
+  if (std::error_code EC =
+          parseLineFilter(options::LineFilter, GlobalOptions)) {
     error("invalid --line-filter: " + EC.message() +
           R"(; expected JSON such as '[{"name":"k.cu","lines":[[1,20]]}]')");
     Failed = true;
@@ -505,52 +319,54 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
   DefaultOptions.WarningsAsErrors = "";
   // With --diff, the changed lines of headers are reported too.
   DefaultOptions.HeaderFilterRegex =
-      DiffSource.getNumOccurrences() > 0 &&
-              HeaderFilter.getNumOccurrences() == 0
+      options::DiffSource.getNumOccurrences() > 0 &&
+              options::HeaderFilter.getNumOccurrences() == 0
           ? std::string(".*")
-          : std::string(HeaderFilter);
-  DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
-  DefaultOptions.SystemHeaders = SystemHeaders;
+          : std::string(options::HeaderFilter);
+  DefaultOptions.ExcludeHeaderFilterRegex = options::ExcludeHeaderFilter;
+  DefaultOptions.SystemHeaders = options::SystemHeaders;
   DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
 
   ClangTidyOptions OverrideOptions;
-  if (Checks.getNumOccurrences() > 0)
-    OverrideOptions.Checks = Checks;
-  if (WarningsAsErrorsGlob.getNumOccurrences() > 0)
-    OverrideOptions.WarningsAsErrors = WarningsAsErrorsGlob;
-  if (HeaderFilter.getNumOccurrences() > 0)
-    OverrideOptions.HeaderFilterRegex = HeaderFilter;
-  if (ExcludeHeaderFilter.getNumOccurrences() > 0)
-    OverrideOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
-  if (SystemHeaders.getNumOccurrences() > 0)
-    OverrideOptions.SystemHeaders = SystemHeaders;
-  if (UseColor.getNumOccurrences() > 0)
-    OverrideOptions.UseColor = UseColor;
-  if (!ExtraArgs.empty())
-    OverrideOptions.ExtraArgs =
-        std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end());
-  if (!ExtraArgsBefore.empty())
+  if (options::Checks.getNumOccurrences() > 0)
+    OverrideOptions.Checks = options::Checks;
+  if (options::WarningsAsErrorsGlob.getNumOccurrences() > 0)
+    OverrideOptions.WarningsAsErrors = options::WarningsAsErrorsGlob;
+  if (options::HeaderFilter.getNumOccurrences() > 0)
+    OverrideOptions.HeaderFilterRegex = options::HeaderFilter;
+  if (options::ExcludeHeaderFilter.getNumOccurrences() > 0)
+    OverrideOptions.ExcludeHeaderFilterRegex = options::ExcludeHeaderFilter;
+  if (options::SystemHeaders.getNumOccurrences() > 0)
+    OverrideOptions.SystemHeaders = options::SystemHeaders;
+  if (options::UseColor.getNumOccurrences() > 0)
+    OverrideOptions.UseColor = options::UseColor;
+  if (!options::ExtraArgs.empty())
+    OverrideOptions.ExtraArgs = std::vector<std::string>(
+        options::ExtraArgs.begin(), options::ExtraArgs.end());
+  if (!options::ExtraArgsBefore.empty())
     OverrideOptions.ExtraArgsBefore = std::vector<std::string>(
-        ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+        options::ExtraArgsBefore.begin(), options::ExtraArgsBefore.end());
 
-  if (ConfigFile.getNumOccurrences() > 0 && Config.getNumOccurrences() > 0) {
+  if (options::ConfigFile.getNumOccurrences() > 0 &&
+      options::Config.getNumOccurrences() > 0) {
     error("--config and --config-file cannot be combined; pass one of them");
     Failed = true;
     return nullptr;
   }
   std::unique_ptr<ClangTidyOptionsProvider> Provider;
-  if (ConfigFile.getNumOccurrences() > 0 || Config.getNumOccurrences() > 0) {
-    std::string Text = Config, Source = "--config";
-    if (ConfigFile.getNumOccurrences() > 0) {
-      auto Buffer = llvm::MemoryBuffer::getFile(ConfigFile);
+  if (options::ConfigFile.getNumOccurrences() > 0 ||
+      options::Config.getNumOccurrences() > 0) {
+    std::string Text = options::Config, Source = "--config";
+    if (options::ConfigFile.getNumOccurrences() > 0) {
+      auto Buffer = llvm::MemoryBuffer::getFile(options::ConfigFile);
       if (!Buffer) {
-        error("cannot read --config-file '" + ConfigFile +
+        error("cannot read --config-file '" + options::ConfigFile +
               "': " + Buffer.getError().message() + "; check the path");
         Failed = true;
         return nullptr;
       }
       Text = (*Buffer)->getBuffer().str();
-      Source = ConfigFile;
+      Source = options::ConfigFile;
     }
     llvm::Expected<ClangTidyOptions> Parsed = parseConfigText(Text, Source);
     if (!Parsed) {
@@ -575,16 +391,16 @@ std::unique_ptr<CompilationDatabase>
 loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
              bool &Failed) {
   if (FromCommandLine) {
-    if (BuildPath.getNumOccurrences() > 0)
+    if (options::BuildPath.getNumOccurrences() > 0)
       warning("-p is ignored because compile flags follow '--'");
     return FromCommandLine;
   }
-  if (BuildPath.getNumOccurrences() == 0)
+  if (options::BuildPath.getNumOccurrences() == 0)
     return nullptr;
   std::string ErrorMessage;
   std::unique_ptr<CompilationDatabase> Database =
-      frontend::loadCompilationDatabase(BuildPath, ErrorMessage);
-  llvm::SmallString<256> Json(BuildPath.getValue());
+      frontend::loadCompilationDatabase(options::BuildPath, ErrorMessage);
+  llvm::SmallString<256> Json(options::BuildPath.getValue());
   llvm::sys::path::append(Json, "compile_commands.json");
   if (!Database && llvm::sys::fs::exists(Json)) {
     error("'" + Json + "' is not a valid compile database (" +
@@ -594,7 +410,7 @@ loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
     return nullptr;
   }
   if (!Database) {
-    error("no compile_commands.json in '" + BuildPath +
+    error("no compile_commands.json in '" + options::BuildPath +
           "' (from -p); generate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
           "or pass compile flags after '--'");
     Failed = true;
@@ -630,7 +446,7 @@ changedTranslationUnits(const output::Reporter &Reporter,
   if (Headers.empty())
     return Units;
   std::vector<std::string> Candidates;
-  if (Database && BuildPath.getNumOccurrences() > 0)
+  if (Database && options::BuildPath.getNumOccurrences() > 0)
     Candidates = Database->getAllFiles();
   if (Candidates.empty())
     Candidates = output::projectFiles(Reporter.diffRoot());
@@ -666,29 +482,32 @@ changedTranslationUnits(const output::Reporter &Reporter,
 /// rest); null, once the error is printed, when they cannot be used.
 std::unique_ptr<output::Reporter>
 createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
-  if (OutputFormat != output::Format::Text && (Fix || FixErrors || FixNotes)) {
+  if (options::OutputFormat != output::Format::Text &&
+      (options::Fix || options::FixErrors || options::FixNotes)) {
     error("--fix prints clang-tidy's text, which --format=" +
-          llvm::Twine(OutputFormat == output::Format::Sarif ? "sarif"
-                                                            : "github") +
+          llvm::Twine(options::OutputFormat == output::Format::Sarif
+                          ? "sarif"
+                          : "github") +
           " replaces; run --fix without --format");
     return nullptr;
   }
-  if (OutputFormat == output::Format::Text &&
-      OutputFile.getNumOccurrences() > 0) {
+  if (options::OutputFormat == output::Format::Text &&
+      options::OutputFile.getNumOccurrences() > 0) {
     error("--output applies to --format=sarif and --format=github; add one "
           "of them or drop --output");
     return nullptr;
   }
   output::ReporterOptions Options;
-  Options.OutputFormat = OutputFormat;
-  Options.OutputPath = OutputFile;
-  Options.ProjectRoot = SarifRoot;
-  Options.DocsUrl = DocsUrl;
+  Options.OutputFormat = options::OutputFormat;
+  Options.OutputPath = options::OutputFile;
+  Options.ProjectRoot = options::SarifRoot;
+  Options.DocsUrl = options::DocsUrl;
   Options.ToolVersion = GPUGUARD_VERSION;
-  Options.BaselinePath = BaselineFile;
-  Options.WriteBaselinePath = WriteBaselineFile;
-  Options.DiffSource = DiffSource;
-  if (DiffSource.getNumOccurrences() > 0 && DiffSource.empty()) {
+  Options.BaselinePath = options::BaselineFile;
+  Options.WriteBaselinePath = options::WriteBaselineFile;
+  Options.DiffSource = options::DiffSource;
+  if (options::DiffSource.getNumOccurrences() > 0 &&
+      options::DiffSource.empty()) {
     error("--diff needs a value: --diff=<git revision>, or --diff=- to read "
           "a unified diff from standard input");
     return nullptr;
@@ -749,11 +568,11 @@ void writeInstrumentedCopy(instrument::Recorder &Recorder,
     return Fail("'" + File +
                 "' was not analysed, so no instrumented copy was written; "
                 "check its compile command");
-  std::string Target = instrument::mirroredPath(OutputDirectory, File);
+  std::string Target = instrument::mirroredPath(options::OutputDirectory, File);
   if (std::optional<std::string> Problem =
           instrument::writeAtomically(Target, Copy->Text))
     return Fail(*Problem);
-  if (!Quiet) {
+  if (!options::Quiet) {
     std::string Skipped =
         Copy->Skipped ? fmt::format("; {} site(s) inside macros or headers "
                                     "left out",
@@ -780,7 +599,7 @@ public:
                 /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                 /*EnableModuleHeadersParsing=*/false,
                 /*ExperimentalCustomChecks=*/false),
-        Runner(Context, Database, BaseFS), Recorder(InstrumentWhat),
+        Runner(Context, Database, BaseFS), Recorder(options::InstrumentWhat),
         Instrumenting(Instrumenting) {}
 
   FileOutcome check(const std::string &File) {
@@ -821,7 +640,7 @@ Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
 
 /// Parses --shard=K/N; nullopt, once the error is printed, when unusable.
 std::optional<std::pair<unsigned, unsigned>> parseShard() {
-  llvm::StringRef Text = Shard;
+  llvm::StringRef Text = options::Shard;
   auto [KText, NText] = Text.split('/');
   unsigned K = 0, N = 0;
   if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N)) {
@@ -876,11 +695,6 @@ int runGpuGuard(int Argc, const char **Argv) {
     Arguments.erase(Arguments.begin() + 1);
   Argc = static_cast<int>(Arguments.size());
   Argv = Arguments.data();
-  cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
-    OS << "gpuguard " << GPUGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
-       << ")\n";
-  });
 
   // Flags after `--` describe how to compile every input. A bare `--` gives
   // none: such inputs get the default command, as without a database.
@@ -888,42 +702,26 @@ int runGpuGuard(int Argc, const char **Argv) {
   std::string FixedError;
   std::unique_ptr<CompilationDatabase> FixedDatabase =
       FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
-  // LLVM's own complaint about an unknown option may take several lines
-  // ("did you mean"); it is printed as one error line.
-  std::string ParseErrors;
-  llvm::raw_string_ostream ParseErrorStream(ParseErrors);
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &ParseErrorStream)) {
-    llvm::SmallVector<llvm::StringRef> Lines;
-    llvm::StringRef(ParseErrors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    std::string Joined;
-    for (llvm::StringRef Line : Lines) {
-      Line = Line.trim();
-      Line.consume_front(llvm::sys::path::filename(Argv[0]));
-      Line = Line.ltrim(": ");
-      Joined += (Joined.empty() ? "" : "; ") + Line.str();
-    }
-    if (!Joined.empty())
-      Joined[0] = llvm::toLower(Joined[0]);
-    error(Joined);
+  if (!parseCommandLine(Argc, Argv))
     return UsageError;
-  }
 
   int Exit = Success;
   auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
 
-  if (!Instrumenting && (OutputDirectory.getNumOccurrences() > 0 ||
-                         InstrumentWhat.getNumOccurrences() > 0)) {
+  if (!Instrumenting && (options::OutputDirectory.getNumOccurrences() > 0 ||
+                         options::InstrumentWhat.getNumOccurrences() > 0)) {
     error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
           "<dir>'");
     return UsageError;
   }
   if (Instrumenting) {
-    if (OutputDirectory.empty()) {
+    if (options::OutputDirectory.empty()) {
       error("no output directory; run 'gpuguard instrument <file>... -o "
             "<dir>'");
       return UsageError;
     }
-    if (Fix || FixErrors || FixNotes || !ExportFixes.empty()) {
+    if (options::Fix || options::FixErrors || options::FixNotes ||
+        !options::ExportFixes.empty()) {
       error("'gpuguard instrument' never changes its inputs; drop --fix, "
             "--fix-errors, --fix-notes and --export-fixes");
       return UsageError;
@@ -941,8 +739,8 @@ int runGpuGuard(int Argc, const char **Argv) {
       createOptionsProvider(BaseFS, Failed);
   if (Failed)
     return UsageError;
-  bool NoFlagsGiven =
-      BuildPath.getNumOccurrences() == 0 && (!FixedDatabase || BareDashDash);
+  bool NoFlagsGiven = options::BuildPath.getNumOccurrences() == 0 &&
+                      (!FixedDatabase || BareDashDash);
   if (NoFlagsGiven && FixedDatabase)
     FixedDatabase.reset();
   std::unique_ptr<CompilationDatabase> Underlying =
@@ -950,9 +748,10 @@ int runGpuGuard(int Argc, const char **Argv) {
   if (Failed)
     return UsageError;
 
-  std::vector<std::string> Inputs(SourcePaths.begin(), SourcePaths.end());
+  std::vector<std::string> Inputs(options::SourcePaths.begin(),
+                                  options::SourcePaths.end());
   std::unique_ptr<output::Reporter> Reporter;
-  if (!ListChecks && !DumpConfig) {
+  if (!options::ListChecks && !options::DumpConfig) {
     Reporter = createReporter(Argv[0], Inputs);
     if (!Reporter)
       return UsageError;
@@ -961,7 +760,7 @@ int runGpuGuard(int Argc, const char **Argv) {
     if (Inputs.empty() && Reporter->hasDiff()) {
       Inputs = changedTranslationUnits(*Reporter, Underlying.get());
       if (Inputs.empty()) {
-        if (!Quiet)
+        if (!options::Quiet)
           note("the diff changes no C, C++ or CUDA source, nor a header one "
                "includes; nothing to check");
         return Success;
@@ -970,7 +769,8 @@ int runGpuGuard(int Argc, const char **Argv) {
   }
   // Files taken from the database, whose absence means a stale database.
   bool InputsFromDatabase = false;
-  if (Inputs.empty() && Underlying && BuildPath.getNumOccurrences() > 0) {
+  if (Inputs.empty() && Underlying &&
+      options::BuildPath.getNumOccurrences() > 0) {
     for (const std::string &File : Underlying->getAllFiles())
       if (isCheckableSource(File))
         Inputs.push_back(File);
@@ -978,14 +778,14 @@ int runGpuGuard(int Argc, const char **Argv) {
     llvm::sort(Inputs);
     InputsFromDatabase = true;
   }
-  if (Shard.getNumOccurrences() > 0) {
+  if (options::Shard.getNumOccurrences() > 0) {
     std::optional<std::pair<unsigned, unsigned>> KofN = parseShard();
     if (!KofN)
       return UsageError;
     Inputs = selectShard(Inputs, KofN->first, KofN->second);
     if (Inputs.empty()) {
-      if (!Quiet)
-        note("shard " + Shard + " has no files; nothing to check");
+      if (!options::Quiet)
+        note("shard " + options::Shard + " has no files; nothing to check");
       return Success;
     }
   }
@@ -994,10 +794,10 @@ int runGpuGuard(int Argc, const char **Argv) {
   // directory): --list-checks and --dump-config answer from it.
   std::string FirstPath =
       makeAbsolute(Inputs.empty() ? "gpuguard-input.cu" : Inputs.front());
-  if (ListChecks || DumpConfig) {
+  if (options::ListChecks || options::DumpConfig) {
     ClangTidyOptions Effective = Provider->getOptions(FirstPath);
     std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-    if (ListChecks) {
+    if (options::ListChecks) {
       llvm::outs() << "Enabled checks:";
       for (const std::string &Name : Enabled)
         llvm::outs() << "\n    " << Name;
@@ -1022,15 +822,15 @@ int runGpuGuard(int Argc, const char **Argv) {
   // that enables at least one check.
   std::vector<std::string> Checkable;
   ConfigValidator Validator;
-  bool UseFileConfig =
-      ConfigFile.getNumOccurrences() == 0 && Config.getNumOccurrences() == 0;
+  bool UseFileConfig = options::ConfigFile.getNumOccurrences() == 0 &&
+                       options::Config.getNumOccurrences() == 0;
   llvm::StringSet<> ReportedGlobs;
   for (const std::string &Input : Inputs) {
     std::string Path = makeAbsolute(Input);
     llvm::sys::fs::file_status Status;
     if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
       if (InputsFromDatabase && EC == std::errc::no_such_file_or_directory)
-        error("'" + Input + "' is listed in " + BuildPath +
+        error("'" + Input + "' is listed in " + options::BuildPath +
               "/compile_commands.json but does not exist; re-run the "
               "build's configure step to refresh the database");
       else
@@ -1086,15 +886,15 @@ int runGpuGuard(int Argc, const char **Argv) {
   }
 
   frontend::CudaHeaders Headers;
-  Headers.DefaultGpuArch = CudaGpuArch;
+  Headers.DefaultGpuArch = options::CudaGpuArch;
   Headers.FallbackIncludeDir = frontend::findFallbackHeaders(
       Argv[0],
       llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR").value_or(""));
-  if (!BundledCudaHeaders)
-    Headers.Toolkit = frontend::findCudaToolkit(CudaPath);
-  if (CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&
-      !BundledCudaHeaders) {
-    error("no CUDA toolkit at '" + CudaPath +
+  if (!options::BundledCudaHeaders)
+    Headers.Toolkit = frontend::findCudaToolkit(options::CudaPath);
+  if (options::CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&
+      !options::BundledCudaHeaders) {
+    error("no CUDA toolkit at '" + options::CudaPath +
           "' (no include/cuda.h); fix --cuda-path, or drop it to use an "
           "installed toolkit or the bundled headers");
     return UsageError;
@@ -1111,7 +911,7 @@ int runGpuGuard(int Argc, const char **Argv) {
             "'; reinstall gpuguard or pass --cuda-path=<toolkit>");
       return UsageError;
     }
-    if (!Quiet)
+    if (!options::Quiet)
       note("no CUDA toolkit found ($CUDA_PATH, /usr/local/cuda); parsing "
            "with gpuguard's bundled CUDA headers (pass --cuda-path to use a "
            "toolkit)");
@@ -1128,7 +928,7 @@ int runGpuGuard(int Argc, const char **Argv) {
         setupMessage({Key.str(), Message.str()});
       });
   frontend::TorchDefaults::Options TorchOptions;
-  TorchOptions.UsePch = TorchPch;
+  TorchOptions.UsePch = options::TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
   TorchOptions.ToolVersion = GPUGUARD_VERSION;
   TorchOptions.ClangResourceDir = GPUGUARD_CLANG_RESOURCE_DIR;
@@ -1140,7 +940,7 @@ int runGpuGuard(int Argc, const char **Argv) {
       setupMessage({"torch:" + Text, Text, IsNote});
     };
   };
-  if (!Quiet) {
+  if (!options::Quiet) {
     TorchOptions.Note = Collect(/*IsNote=*/true);
     TorchOptions.Progress = [](const llvm::Twine &Message) { note(Message); };
   }
@@ -1148,7 +948,7 @@ int runGpuGuard(int Argc, const char **Argv) {
   frontend::TorchDefaults Torch(std::move(TorchOptions));
   if (NoFlagsGiven)
     Database.setTorchDefaults(&Torch);
-  else if (TorchPch)
+  else if (options::TorchPch)
     warning("--torch-pch applies only to files checked without flags; "
             "it is ignored with -p or flags after '--'");
 
@@ -1163,14 +963,14 @@ int runGpuGuard(int Argc, const char **Argv) {
                            /*ExperimentalCustomChecks=*/false);
   if (Instrumenting) {
     if (std::optional<std::string> Problem =
-            instrument::prepareOutputDirectory(OutputDirectory)) {
+            instrument::prepareOutputDirectory(options::OutputDirectory)) {
       error(*Problem);
       return UsageError;
     }
   }
-  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
-                           : (Fix || FixErrors) ? FB_Fix
-                                                : FB_NoFix;
+  FixBehaviour Behaviour = options::FixNotes                      ? FB_FixNotes
+                           : (options::Fix || options::FixErrors) ? FB_Fix
+                                                                  : FB_NoFix;
   std::vector<ClangTidyError> AllErrors;
   unsigned WarningsAsErrorsCount = 0;
   bool FixesHeldBack = false;
@@ -1183,7 +983,7 @@ int runGpuGuard(int Argc, const char **Argv) {
         say(Setup);
     std::vector<ClangTidyError> Errors =
         Reporter->take(std::move(Outcome.Errors));
-    bool DisableFixes = !Outcome.Parsed && !FixErrors;
+    bool DisableFixes = !Outcome.Parsed && !options::FixErrors;
     FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
     Context.setCurrentFile(File);
     if (Reporter->wantsEnabledChecks())
@@ -1205,13 +1005,13 @@ int runGpuGuard(int Argc, const char **Argv) {
     for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)
       Message.IsError ? error(Message.Text) : note(Message.Text);
     Raise(Outcome.Exit);
-    if (!ExportFixes.empty())
+    if (!options::ExportFixes.empty())
       AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
   };
 
   unsigned WorkerCount =
-      Jobs ? Jobs.getValue()
-           : llvm::hardware_concurrency().compute_thread_count();
+      options::Jobs ? options::Jobs.getValue()
+                    : llvm::hardware_concurrency().compute_thread_count();
   WorkerCount =
       std::max<unsigned>(1, std::min<size_t>(WorkerCount, Checkable.size()));
   std::vector<std::unique_ptr<Worker>> Workers;
@@ -1256,17 +1056,17 @@ int runGpuGuard(int Argc, const char **Argv) {
   }
   for (const std::string &Problem :
        Reporter->finish([](const llvm::Twine &Message) {
-         if (!Quiet)
+         if (!options::Quiet)
            note(Message);
        })) {
     error(Problem);
     Raise(UsageError);
   }
-  if (!ExportFixes.empty() &&
-      !writeExportedFixes(ExportFixes, FirstPath, AllErrors))
+  if (!options::ExportFixes.empty() &&
+      !writeExportedFixes(options::ExportFixes, FirstPath, AllErrors))
     Raise(UsageError);
 
-  if (!Quiet) {
+  if (!options::Quiet) {
     ClangTidyStats Stats;
     for (const std::unique_ptr<Worker> &W : Workers) {
       const ClangTidyStats &Own = W->suppressed();
@@ -1288,7 +1088,7 @@ int runGpuGuard(int Argc, const char **Argv) {
            "--fix-errors to apply them anyway");
   }
   if (WarningsAsErrorsCount) {
-    if (!Quiet)
+    if (!options::Quiet)
       error(fmt::format("{} warning{} treated as error{}",
                         WarningsAsErrorsCount,
                         WarningsAsErrorsCount == 1 ? "" : "s",
