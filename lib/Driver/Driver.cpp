@@ -1,6 +1,7 @@
 //===--- Driver.cpp - The gpuguard command line ---------------------------===//
 
 #include "Driver/Driver.h"
+#include "Driver/CompileDatabase.h"
 #include "Driver/Config.h"
 #include "Driver/Messages.h"
 #include "Driver/Options.h"
@@ -278,41 +279,6 @@ int CheckRunner::runCommand(const std::string &File,
   Tool.setDiagnosticConsumer(&Consumer);
   TidyActionFactory Factory(Context, BaseFS);
   return Tool.run(&Factory);
-}
-
-/// Loads the database named by -p, or the flags after `--`.
-std::unique_ptr<CompilationDatabase>
-loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
-             bool &Failed) {
-  if (FromCommandLine) {
-    if (options::BuildPath.getNumOccurrences() > 0)
-      warning("-p is ignored because compile flags follow '--'");
-    return FromCommandLine;
-  }
-  if (options::BuildPath.getNumOccurrences() == 0)
-    return nullptr;
-  std::string ErrorMessage;
-  std::unique_ptr<CompilationDatabase> Database =
-      frontend::loadCompilationDatabase(options::BuildPath, ErrorMessage);
-  llvm::SmallString<256> Json(options::BuildPath.getValue());
-  llvm::sys::path::append(Json, "compile_commands.json");
-  if (!Database && llvm::sys::fs::exists(Json)) {
-    error("'" + Json + "' is not a valid compile database (" +
-          llvm::StringRef(ErrorMessage).trim().rtrim('.') +
-          "); regenerate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
-    Failed = true;
-    return nullptr;
-  }
-  if (!Database) {
-    error("no compile_commands.json in '" + options::BuildPath +
-          "' (from -p); generate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
-          "or pass compile flags after '--'");
-    Failed = true;
-    return nullptr;
-  }
-  // GpuGuardCompilationDatabase translates nvcc commands, then infers the
-  // commands of the files the database does not list.
-  return Database;
 }
 
 /// Source files worth checking when -p is given without files.
