@@ -4,9 +4,11 @@
 #include "Driver/CheckRunner.h"
 #include "Driver/CompileDatabase.h"
 #include "Driver/Config.h"
+#include "Driver/InputSelection.h"
 #include "Driver/Messages.h"
 #include "Driver/Options.h"
 #include "Driver/OptionsProvider.h"
+#include "Driver/Paths.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
 #include "Frontend/IncludeScan.h"
@@ -62,20 +64,6 @@ namespace cl = llvm::cl;
 
 namespace gpuguard {
 namespace {
-
-std::string makeAbsolute(llvm::StringRef Path) {
-  llvm::SmallString<256> Absolute(Path);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return std::string(Absolute);
-}
-
-/// Source files worth checking when -p is given without files.
-bool isCheckableSource(StringRef File) {
-  StringRef Ext = llvm::sys::path::extension(File);
-  return llvm::is_contained(
-      {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c"}, Ext);
-}
 
 /// With --diff and no files named, what to check: the changed sources, and
 /// the candidate sources that include a changed header, sorted by path. The
@@ -287,51 +275,6 @@ Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   return Provider;
 }
 
-/// Parses --shard=K/N; nullopt, once the error is printed, when unusable.
-std::optional<std::pair<unsigned, unsigned>> parseShard() {
-  llvm::StringRef Text = options::Shard;
-  auto [KText, NText] = Text.split('/');
-  unsigned K = 0, N = 0;
-  if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N)) {
-    error("--shard='" + Text +
-          "' is not of the form K/N; pass e.g. --shard=2/4 for the second of "
-          "four shards");
-    return std::nullopt;
-  }
-  if (N == 0) {
-    error("--shard=" + Text +
-          " is out of range; N, the number of shards, must be at least 1");
-    return std::nullopt;
-  }
-  if (K == 0 || K > N) {
-    error("--shard=" + Text + " is out of range; K must be between 1 and N (" +
-          "--shard=1/" + llvm::Twine(N) + " to --shard=" + llvm::Twine(N) +
-          "/" + llvm::Twine(N) + ")");
-    return std::nullopt;
-  }
-  return std::make_pair(K, N);
-}
-
-/// The files of shard \p K of \p N, in their original order: the distinct
-/// files, sorted by path, are dealt out round-robin, so shards differ in size
-/// by at most one file and every machine computes the same split.
-std::vector<std::string> selectShard(const std::vector<std::string> &Inputs,
-                                     unsigned K, unsigned N) {
-  std::vector<std::string> Sorted;
-  for (const std::string &Input : Inputs)
-    Sorted.push_back(makeAbsolute(Input));
-  llvm::sort(Sorted);
-  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
-  llvm::StringSet<> Mine;
-  for (size_t I = K - 1; I < Sorted.size(); I += N)
-    Mine.insert(Sorted[I]);
-  std::vector<std::string> Selected;
-  for (const std::string &Input : Inputs)
-    if (Mine.contains(makeAbsolute(Input)))
-      Selected.push_back(Input);
-  return Selected;
-}
-
 } // namespace
 
 int runGpuGuard(int Argc, const char **Argv) {
@@ -420,18 +363,16 @@ int runGpuGuard(int Argc, const char **Argv) {
   bool InputsFromDatabase = false;
   if (Inputs.empty() && Underlying &&
       options::BuildPath.getNumOccurrences() > 0) {
-    for (const std::string &File : Underlying->getAllFiles())
-      if (isCheckableSource(File))
-        Inputs.push_back(File);
-    // The database's own order is its hash table's: sort for a stable one.
-    llvm::sort(Inputs);
+    Inputs = checkableSources(*Underlying);
     InputsFromDatabase = true;
   }
   if (options::Shard.getNumOccurrences() > 0) {
-    std::optional<std::pair<unsigned, unsigned>> KofN = parseShard();
-    if (!KofN)
+    llvm::Expected<ShardSpec> Shard = parseShard(options::Shard);
+    if (!Shard) {
+      error(llvm::toString(Shard.takeError()));
       return UsageError;
-    Inputs = selectShard(Inputs, KofN->first, KofN->second);
+    }
+    Inputs = selectShard(Inputs, *Shard);
     if (Inputs.empty()) {
       if (!options::Quiet)
         note("shard " + options::Shard + " has no files; nothing to check");
