@@ -1,6 +1,7 @@
 //===--- Driver.cpp - The gpuguard command line ---------------------------===//
 
 #include "Driver/Driver.h"
+#include "Driver/ChangedTranslationUnits.h"
 #include "Driver/CheckRunner.h"
 #include "Driver/CompileDatabase.h"
 #include "Driver/Config.h"
@@ -64,56 +65,6 @@ namespace cl = llvm::cl;
 
 namespace gpuguard {
 namespace {
-
-/// With --diff and no files named, what to check: the changed sources, and
-/// the candidate sources that include a changed header, sorted by path. The
-/// candidates are the database's files with -p, otherwise the sources of
-/// the diff's project (what git lists in its work tree).
-std::vector<std::string>
-changedTranslationUnits(const output::Reporter &Reporter,
-                        const CompilationDatabase *Database) {
-  std::vector<std::string> Units, Headers;
-  for (const std::string &File : Reporter.changedFiles()) {
-    if (isCheckableSource(File))
-      Units.push_back(File);
-    // A changed `.cuh` is checked itself and through its includers.
-    if (frontend::isHeaderPath(File))
-      Headers.push_back(File);
-  }
-  if (Headers.empty())
-    return Units;
-  std::vector<std::string> Candidates;
-  if (Database && options::BuildPath.getNumOccurrences() > 0)
-    Candidates = Database->getAllFiles();
-  if (Candidates.empty())
-    Candidates = output::projectFiles(Reporter.diffRoot());
-  auto RealPath = [](llvm::StringRef Path) {
-    llvm::SmallString<256> Real;
-    return llvm::sys::fs::real_path(Path, Real) ? makeAbsolute(Path)
-                                                : std::string(Real);
-  };
-  llvm::StringSet<> Chosen;
-  for (const std::string &Unit : Units)
-    Chosen.insert(RealPath(Unit));
-  frontend::IncluderFinder Finder(Headers);
-  for (const std::string &Candidate : Candidates) {
-    if (!isCheckableSource(Candidate) ||
-        !llvm::sys::fs::is_regular_file(Candidate) ||
-        Chosen.contains(RealPath(Candidate)))
-      continue;
-    std::vector<std::string> SearchDirs;
-    if (Database)
-      for (const CompileCommand &Command :
-           Database->getCompileCommands(Candidate))
-        llvm::append_range(SearchDirs, frontend::includeSearchDirs(Command));
-    if (Finder.includesChanged(Candidate, SearchDirs)) {
-      Chosen.insert(RealPath(Candidate));
-      Units.push_back(Candidate);
-    }
-  }
-  llvm::sort(Units);
-  return Units;
-}
 
 /// The output stage of the run (--format, --baseline, --diff and the
 /// rest); null, once the error is printed, when they cannot be used.
@@ -350,7 +301,10 @@ int runGpuGuard(int Argc, const char **Argv) {
     // With --diff and no files named, the changed sources are the inputs,
     // and the sources that include a changed header.
     if (Inputs.empty() && Reporter->hasDiff()) {
-      Inputs = changedTranslationUnits(*Reporter, Underlying.get());
+      bool FromBuildDir = options::BuildPath.getNumOccurrences() > 0;
+      Inputs = changedTranslationUnits(Reporter->changedFiles(),
+                                       Reporter->diffRoot(), Underlying.get(),
+                                       FromBuildDir);
       if (Inputs.empty()) {
         if (!options::Quiet)
           note("the diff changes no C, C++ or CUDA source, nor a header one "
