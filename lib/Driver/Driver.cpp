@@ -10,6 +10,7 @@
 #include "Driver/Options.h"
 #include "Driver/OptionsProvider.h"
 #include "Driver/Paths.h"
+#include "Driver/WorkerPool.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
 #include "Frontend/IncludeScan.h"
@@ -113,117 +114,6 @@ createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
     return nullptr;
   }
   return std::move(*Created);
-}
-
-/// What checking one file produced. Workers fill it in; the main thread
-/// prints it, in input order.
-struct FileOutcome {
-  std::vector<ClangTidyError> Errors;
-  bool Parsed = true;
-  /// Lines about the file's instrumented copy, printed after its findings.
-  struct Message {
-    bool IsError;
-    std::string Text;
-  };
-  std::vector<Message> InstrumentMessages;
-  /// Printed before the findings, each once per run: the first file in
-  /// input order that has one names it, whatever the number of threads.
-  std::vector<SetupMessage> Setup;
-  int Exit = Success;
-};
-
-/// Writes the instrumented copy of \p File from the sites its checks
-/// recorded, keeping the flagged sites whose findings survived NOLINT and the
-/// filters. A file that did not parse gets no copy.
-void writeInstrumentedCopy(instrument::Recorder &Recorder,
-                           const std::string &File, FileOutcome &Outcome) {
-  auto Fail = [&Outcome](std::string Text) {
-    Outcome.InstrumentMessages.push_back({true, std::move(Text)});
-    Outcome.Exit = std::max<int>(Outcome.Exit, InputError);
-  };
-  std::vector<instrument::SurvivingFinding> Findings;
-  for (const ClangTidyError &E : Outcome.Errors)
-    if (!E.Message.FilePath.empty() && makeAbsolute(E.Message.FilePath) == File)
-      Findings.push_back({E.DiagnosticName, E.Message.FileOffset});
-  std::optional<instrument::RenderedFile> Copy =
-      Recorder.render(File, Findings);
-  if (!Outcome.Parsed)
-    return Fail("no instrumented copy of '" + File +
-                "' was written because it has compile errors (shown above); "
-                "fix them or give its real flags with -p <build dir> or "
-                "after '--'");
-  if (!Copy)
-    return Fail("'" + File +
-                "' was not analysed, so no instrumented copy was written; "
-                "check its compile command");
-  std::string Target = instrument::mirroredPath(options::OutputDirectory, File);
-  if (std::optional<std::string> Problem =
-          instrument::writeAtomically(Target, Copy->Text))
-    return Fail(*Problem);
-  if (!options::Quiet) {
-    std::string Skipped =
-        Copy->Skipped ? fmt::format("; {} site(s) inside macros or headers "
-                                    "left out",
-                                    Copy->Skipped)
-                      : std::string();
-    Outcome.InstrumentMessages.push_back(
-        {false, fmt::format("instrumented '{}' with {} runtime check(s) into "
-                            "'{}'{}",
-                            File, Copy->Sites, Target, Skipped)});
-  }
-}
-
-/// Everything one thread needs to check files on its own: Clang's and
-/// clang-tidy's per-run state is not shared between threads. Each worker has
-/// its own file system too, so that a compile command's working directory
-/// never changes the process's.
-class Worker {
-public:
-  Worker(const CompilationDatabase &Database, bool Instrumenting)
-      : BaseFS(new llvm::vfs::OverlayFileSystem(
-            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-                llvm::vfs::createPhysicalFileSystem().release()))),
-        Context(createProvider(BaseFS),
-                /*AllowEnablingAnalyzerAlphaCheckers=*/false,
-                /*EnableModuleHeadersParsing=*/false,
-                /*ExperimentalCustomChecks=*/false),
-        Runner(Context, Database, BaseFS, options::FixNotes),
-        Recorder(options::InstrumentWhat), Instrumenting(Instrumenting) {}
-
-  FileOutcome check(const std::string &File) {
-    FileOutcome Outcome;
-    if (Instrumenting)
-      instrument::Recorder::setActive(&Recorder);
-    collectSetupMessages(&Outcome.Setup);
-    Outcome.Errors = Runner.run(File, Outcome.Parsed);
-    collectSetupMessages(nullptr);
-    instrument::Recorder::setActive(nullptr);
-    if (Instrumenting)
-      writeInstrumentedCopy(Recorder, File, Outcome);
-    return Outcome;
-  }
-
-  const ClangTidyStats &suppressed() const { return Runner.suppressed(); }
-
-private:
-  static std::unique_ptr<ClangTidyOptionsProvider>
-  createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
-
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
-  ClangTidyContext Context;
-  CheckRunner Runner;
-  instrument::Recorder Recorder;
-  bool Instrumenting;
-};
-
-std::unique_ptr<ClangTidyOptionsProvider>
-Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
-  // The main thread built the same provider first and stopped on any error.
-  bool Failed = false;
-  std::unique_ptr<ClangTidyOptionsProvider> Provider =
-      createOptionsProvider(std::move(FS), Failed);
-  assert(Provider && !Failed && "options were validated before the run");
-  return Provider;
 }
 
 } // namespace
@@ -553,51 +443,8 @@ int runGpuGuard(int Argc, const char **Argv) {
       AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
   };
 
-  unsigned WorkerCount =
-      options::Jobs ? options::Jobs.getValue()
-                    : llvm::hardware_concurrency().compute_thread_count();
-  WorkerCount =
-      std::max<unsigned>(1, std::min<size_t>(WorkerCount, Checkable.size()));
-  std::vector<std::unique_ptr<Worker>> Workers;
-  for (unsigned I = 0; I < WorkerCount; ++I)
-    Workers.push_back(std::make_unique<Worker>(Database, Instrumenting));
-  if (WorkerCount == 1) {
-    // Findings are printed file by file, as each file finishes.
-    for (const std::string &File : Checkable)
-      Report(File, Workers.front()->check(File));
-  } else {
-    std::vector<std::optional<FileOutcome>> Outcomes(Checkable.size());
-    std::mutex OutcomesMutex;
-    std::condition_variable OutcomeReady;
-    std::atomic<size_t> NextFile{0};
-    std::vector<llvm::thread> Threads;
-    for (std::unique_ptr<Worker> &W : Workers)
-      // Parsing recurses deeply on large translation units: give each thread
-      // the stack a main thread has.
-      Threads.emplace_back(
-          std::optional<unsigned>(8u << 20), [&, Self = W.get()] {
-            for (size_t I; (I = NextFile++) < Checkable.size();) {
-              FileOutcome Outcome = Self->check(Checkable[I]);
-              {
-                std::lock_guard<std::mutex> Lock(OutcomesMutex);
-                Outcomes[I] = std::move(Outcome);
-              }
-              OutcomeReady.notify_all();
-            }
-          });
-    for (size_t I = 0; I < Checkable.size(); ++I) {
-      std::optional<FileOutcome> Outcome;
-      {
-        std::unique_lock<std::mutex> Lock(OutcomesMutex);
-        OutcomeReady.wait(Lock, [&] { return Outcomes[I].has_value(); });
-        Outcome = std::move(Outcomes[I]);
-        Outcomes[I].reset();
-      }
-      Report(Checkable[I], std::move(*Outcome));
-    }
-    for (llvm::thread &T : Threads)
-      T.join();
-  }
+  WorkerPool Pool(Database, Instrumenting, options::Jobs, Checkable.size());
+  Pool.checkAll(Checkable, Report);
   for (const std::string &Problem :
        Reporter->finish([](const llvm::Twine &Message) {
          if (!options::Quiet)
@@ -611,10 +458,7 @@ int runGpuGuard(int Argc, const char **Argv) {
     Raise(UsageError);
 
   if (!options::Quiet) {
-    ClangTidyStats Stats;
-    for (const std::unique_ptr<Worker> &W : Workers) {
-      addSuppressed(Stats, W->suppressed());
-    }
+    ClangTidyStats Stats = Pool.suppressed();
     if (Stats.errorsIgnored())
       note(fmt::format("suppressed {} finding(s): {} by NOLINT, {} in headers "
                        "outside --header-filter, {} outside --line-filter, {} "
