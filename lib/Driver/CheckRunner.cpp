@@ -204,6 +204,13 @@ int CheckRunner::runCommand(const std::string &File,
   return Tool.run(&Factory);
 }
 
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> createOwnFileSystem() {
+  return llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>(
+      new llvm::vfs::OverlayFileSystem(
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+              llvm::vfs::createPhysicalFileSystem().release())));
+}
+
 void addSuppressed(ClangTidyStats &Total, const ClangTidyStats &More) {
   Total.ErrorsIgnoredNOLINT += More.ErrorsIgnoredNOLINT;
   Total.ErrorsIgnoredNonUserCode += More.ErrorsIgnoredNonUserCode;

@@ -55,6 +55,10 @@ private:
   bool FixesFromNotes;
 };
 
+/// A file system over the real one whose working directory is its own, so
+/// that a compile command's working directory never changes the process's.
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> createOwnFileSystem();
+
 /// Adds the suppressed findings counted in \p More to \p Total.
 void addSuppressed(clang::tidy::ClangTidyStats &Total,
                    const clang::tidy::ClangTidyStats &More);

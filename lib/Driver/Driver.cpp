@@ -13,44 +13,24 @@
 #include "Driver/WorkerPool.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
-#include "Frontend/IncludeScan.h"
+#include "Frontend/TorchDiscovery.h"
 #include "Instrument/OutputWriter.h"
-#include "Instrument/Recorder.h"
-#include "Output/DiffSource.h"
 #include "Output/Reporter.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
-#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "clang/Basic/DiagnosticIDs.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendActions.h"
-#include "clang/Frontend/MultiplexConsumer.h"
-#include "clang/Lex/PPCallbacks.h"
-#include "clang/Lex/Preprocessor.h"
-#include "clang/Lex/PreprocessorOptions.h"
-#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/CommandLine.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/Threading.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/thread.h"
-#include <atomic>
-#include <condition_variable>
 #include <fmt/format.h>
-#include <mutex>
-#include <thread>
+#include <optional>
 
 #ifndef GPUGUARD_CLANG_RESOURCE_DIR
 #error "GPUGUARD_CLANG_RESOURCE_DIR must be defined by the build"
@@ -59,13 +39,64 @@
 #define GPUGUARD_VERSION "unknown"
 #endif
 
-using namespace clang;
 using namespace clang::tidy;
 using namespace clang::tooling;
-namespace cl = llvm::cl;
 
 namespace gpuguard {
 namespace {
+
+/// What the command line says besides the options.
+struct CommandLine {
+  /// `gpuguard instrument ...` takes the same command line and also writes
+  /// an instrumented copy of each input.
+  bool Instrumenting = false;
+  /// A `--` with no flags after it: such inputs get the default command, as
+  /// without a database.
+  bool BareDashDash = false;
+  /// The flags after `--`, which describe how to compile every input.
+  std::unique_ptr<CompilationDatabase> FixedDatabase;
+};
+
+/// Parses the command line; false, once the error is printed, when it is
+/// unusable.
+bool parseArguments(int Argc, const char **Argv, CommandLine &Line) {
+  std::vector<const char *> Arguments(Argv, Argv + Argc);
+  Line.Instrumenting = Argc > 1 && llvm::StringRef(Argv[1]) == "instrument";
+  if (Line.Instrumenting)
+    Arguments.erase(Arguments.begin() + 1);
+  Argc = static_cast<int>(Arguments.size());
+  Argv = Arguments.data();
+  Line.BareDashDash = Argc > 0 && llvm::StringRef(Argv[Argc - 1]) == "--";
+  std::string FixedError;
+  Line.FixedDatabase =
+      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
+  return parseCommandLine(Argc, Argv);
+}
+
+/// Whether the options suit the mode, `gpuguard` or `gpuguard instrument`;
+/// false once the error is printed.
+bool checkModeOptions(bool Instrumenting) {
+  if (!Instrumenting && (options::OutputDirectory.getNumOccurrences() > 0 ||
+                         options::InstrumentWhat.getNumOccurrences() > 0)) {
+    error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
+          "<dir>'");
+    return false;
+  }
+  if (!Instrumenting)
+    return true;
+  if (options::OutputDirectory.empty()) {
+    error("no output directory; run 'gpuguard instrument <file>... -o "
+          "<dir>'");
+    return false;
+  }
+  if (options::Fix || options::FixErrors || options::FixNotes ||
+      !options::ExportFixes.empty()) {
+    error("'gpuguard instrument' never changes its inputs; drop --fix, "
+          "--fix-errors, --fix-notes and --export-fixes");
+    return false;
+  }
+  return true;
+}
 
 /// The output stage of the run (--format, --baseline, --diff and the
 /// rest); null, once the error is printed, when they cannot be used.
@@ -116,154 +147,91 @@ createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
   return std::move(*Created);
 }
 
-} // namespace
+/// The files a run checks, and whether they came from the compile database
+/// of -p, where a missing one means that the database is stale.
+struct InputFiles {
+  std::vector<std::string> Files;
+  bool FromDatabase = false;
+};
 
-int runGpuGuard(int Argc, const char **Argv) {
-  llvm::InitLLVM Init(Argc, Argv);
-  // `gpuguard instrument ...` takes the same command line and also writes an
-  // instrumented copy of each input.
-  std::vector<const char *> Arguments(Argv, Argv + Argc);
-  bool Instrumenting = Argc > 1 && llvm::StringRef(Argv[1]) == "instrument";
-  if (Instrumenting)
-    Arguments.erase(Arguments.begin() + 1);
-  Argc = static_cast<int>(Arguments.size());
-  Argv = Arguments.data();
-
-  // Flags after `--` describe how to compile every input. A bare `--` gives
-  // none: such inputs get the default command, as without a database.
-  bool BareDashDash = Argc > 0 && llvm::StringRef(Argv[Argc - 1]) == "--";
-  std::string FixedError;
-  std::unique_ptr<CompilationDatabase> FixedDatabase =
-      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
-  if (!parseCommandLine(Argc, Argv))
-    return UsageError;
-
-  int Exit = Success;
-  auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
-
-  if (!Instrumenting && (options::OutputDirectory.getNumOccurrences() > 0 ||
-                         options::InstrumentWhat.getNumOccurrences() > 0)) {
-    error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
-          "<dir>'");
-    return UsageError;
-  }
-  if (Instrumenting) {
-    if (options::OutputDirectory.empty()) {
-      error("no output directory; run 'gpuguard instrument <file>... -o "
-            "<dir>'");
-      return UsageError;
-    }
-    if (options::Fix || options::FixErrors || options::FixNotes ||
-        !options::ExportFixes.empty()) {
-      error("'gpuguard instrument' never changes its inputs; drop --fix, "
-            "--fix-errors, --fix-notes and --export-fixes");
-      return UsageError;
-    }
-  }
-
-  // Printing a finding may switch to its build directory: on a file system
-  // of its own, not the process's working directory the workers share.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(
-          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-              llvm::vfs::createPhysicalFileSystem().release())));
-  bool Failed = false;
-  std::unique_ptr<ClangTidyOptionsProvider> Provider =
-      createOptionsProvider(BaseFS, Failed);
-  if (Failed)
-    return UsageError;
-  bool NoFlagsGiven = options::BuildPath.getNumOccurrences() == 0 &&
-                      (!FixedDatabase || BareDashDash);
-  if (NoFlagsGiven && FixedDatabase)
-    FixedDatabase.reset();
-  std::unique_ptr<CompilationDatabase> Underlying =
-      loadDatabase(std::move(FixedDatabase), Failed);
-  if (Failed)
-    return UsageError;
-
-  std::vector<std::string> Inputs(options::SourcePaths.begin(),
-                                  options::SourcePaths.end());
-  std::unique_ptr<output::Reporter> Reporter;
-  if (!options::ListChecks && !options::DumpConfig) {
-    Reporter = createReporter(Argv[0], Inputs);
-    if (!Reporter)
-      return UsageError;
-    // With --diff and no files named, the changed sources are the inputs,
-    // and the sources that include a changed header.
-    if (Inputs.empty() && Reporter->hasDiff()) {
-      bool FromBuildDir = options::BuildPath.getNumOccurrences() > 0;
-      Inputs = changedTranslationUnits(Reporter->changedFiles(),
-                                       Reporter->diffRoot(), Underlying.get(),
-                                       FromBuildDir);
-      if (Inputs.empty()) {
-        if (!options::Quiet)
-          note("the diff changes no C, C++ or CUDA source, nor a header one "
-               "includes; nothing to check");
-        return Success;
-      }
-    }
-  }
-  // Files taken from the database, whose absence means a stale database.
-  bool InputsFromDatabase = false;
-  if (Inputs.empty() && Underlying &&
-      options::BuildPath.getNumOccurrences() > 0) {
-    Inputs = checkableSources(*Underlying);
-    InputsFromDatabase = true;
-  }
-  if (options::Shard.getNumOccurrences() > 0) {
-    llvm::Expected<ShardSpec> Shard = parseShard(options::Shard);
-    if (!Shard) {
-      error(llvm::toString(Shard.takeError()));
-      return UsageError;
-    }
-    Inputs = selectShard(Inputs, *Shard);
-    if (Inputs.empty()) {
+/// Narrows \p Inputs to what --diff, -p and --shard ask for when no file is
+/// named. Returns the exit code when the run ends here: nothing left to
+/// check, or an unusable --shard.
+std::optional<int> chooseInputs(output::Reporter *Reporter,
+                                const CompilationDatabase *Underlying,
+                                InputFiles &Inputs) {
+  bool FromBuildDir = options::BuildPath.getNumOccurrences() > 0;
+  // With --diff and no files named, the changed sources are the inputs,
+  // and the sources that include a changed header.
+  if (Reporter && Inputs.Files.empty() && Reporter->hasDiff()) {
+    Inputs.Files =
+        changedTranslationUnits(Reporter->changedFiles(), Reporter->diffRoot(),
+                                Underlying, FromBuildDir);
+    if (Inputs.Files.empty()) {
       if (!options::Quiet)
-        note("shard " + options::Shard + " has no files; nothing to check");
+        note("the diff changes no C, C++ or CUDA source, nor a header one "
+             "includes; nothing to check");
       return Success;
     }
   }
-
-  // What the configuration enables, for the first input (or the working
-  // directory): --list-checks and --dump-config answer from it.
-  std::string FirstPath =
-      makeAbsolute(Inputs.empty() ? "gpuguard-input.cu" : Inputs.front());
-  if (options::ListChecks || options::DumpConfig) {
-    ClangTidyOptions Effective = Provider->getOptions(FirstPath);
-    std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-    if (options::ListChecks) {
-      llvm::outs() << "Enabled checks:";
-      for (const std::string &Name : Enabled)
-        llvm::outs() << "\n    " << Name;
-      llvm::outs() << "\n\n";
-      return Success;
-    }
-    Effective.CheckOptions = getCheckOptions(Effective, false, false);
-    ClangTidyOptions Dump = ClangTidyOptions::getDefaults().merge(Effective, 0);
-    filterCheckOptions(Dump, Enabled);
-    llvm::outs() << configurationAsText(Dump) << "\n";
+  if (Inputs.Files.empty() && Underlying && FromBuildDir) {
+    Inputs.Files = checkableSources(*Underlying);
+    Inputs.FromDatabase = true;
+  }
+  if (options::Shard.getNumOccurrences() == 0)
+    return std::nullopt;
+  llvm::Expected<ShardSpec> Shard = parseShard(options::Shard);
+  if (!Shard) {
+    error(llvm::toString(Shard.takeError()));
+    return UsageError;
+  }
+  Inputs.Files = selectShard(Inputs.Files, *Shard);
+  if (Inputs.Files.empty()) {
+    if (!options::Quiet)
+      note("shard " + options::Shard + " has no files; nothing to check");
     return Success;
   }
+  return std::nullopt;
+}
 
-  if (Inputs.empty()) {
-    error("no input files; run 'gpuguard <file>... [-- <compile flags>]' or "
-          "'gpuguard -p <build dir>'");
-    return UsageError;
+/// Answers --list-checks or --dump-config from the configuration of
+/// \p Path.
+int printConfiguration(ClangTidyOptionsProvider &Provider,
+                       const std::string &Path) {
+  ClangTidyOptions Effective = Provider.getOptions(Path);
+  std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
+  if (options::ListChecks) {
+    llvm::outs() << "Enabled checks:";
+    for (const std::string &Name : Enabled)
+      llvm::outs() << "\n    " << Name;
+    llvm::outs() << "\n\n";
+    return Success;
   }
+  Effective.CheckOptions = getCheckOptions(Effective, false, false);
+  ClangTidyOptions Dump = ClangTidyOptions::getDefaults().merge(Effective, 0);
+  filterCheckOptions(Dump, Enabled);
+  llvm::outs() << configurationAsText(Dump) << "\n";
+  return Success;
+}
 
+/// The inputs that can be checked, made absolute: readable, and with a
+/// usable configuration that enables at least one check. Each other input
+/// gets its error, and raises \p Exit.
+std::vector<std::string> checkableInputs(const InputFiles &Inputs,
+                                         ClangTidyOptionsProvider &Provider,
+                                         int &Exit) {
+  auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
   llvm::StringSet<> KnownChecks = getAllChecksAndOptions(false, false).Checks;
-  // Inputs that can be checked: readable, and with a usable configuration
-  // that enables at least one check.
   std::vector<std::string> Checkable;
   ConfigValidator Validator;
   bool UseFileConfig = options::ConfigFile.getNumOccurrences() == 0 &&
                        options::Config.getNumOccurrences() == 0;
   llvm::StringSet<> ReportedGlobs;
-  for (const std::string &Input : Inputs) {
+  for (const std::string &Input : Inputs.Files) {
     std::string Path = makeAbsolute(Input);
     llvm::sys::fs::file_status Status;
     if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
-      if (InputsFromDatabase && EC == std::errc::no_such_file_or_directory)
+      if (Inputs.FromDatabase && EC == std::errc::no_such_file_or_directory)
         error("'" + Input + "' is listed in " + options::BuildPath +
               "/compile_commands.json but does not exist; re-run the "
               "build's configure step to refresh the database");
@@ -296,7 +264,7 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
     // Globs the user wrote (not gpuguard's defaults) that match nothing are
     // most likely typos.
-    for (const auto &[Options, Source] : Provider->getRawOptions(Path)) {
+    for (const auto &[Options, Source] : Provider.getRawOptions(Path)) {
       if (Source == ClangTidyOptionsProvider::OptionsSourceTypeDefaultBinary ||
           Source == GpuGuardOptionsSource || !Options.Checks)
         continue;
@@ -306,7 +274,7 @@ int runGpuGuard(int Argc, const char **Argv) {
           warning("'" + Glob + "' in Checks (" + Source +
                   ") matches no gpuguard check; see --list-checks");
     }
-    ClangTidyOptions Effective = Provider->getOptions(Path);
+    ClangTidyOptions Effective = Provider.getOptions(Path);
     if (getCheckNames(Effective, false, false).empty()) {
       std::string AllGlobs = Effective.Checks.value_or("");
       llvm::StringRef Globs = AllGlobs;
@@ -318,11 +286,16 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
     Checkable.push_back(Path);
   }
+  return Checkable;
+}
 
-  frontend::CudaHeaders Headers;
+/// The CUDA headers to parse \p Files with: a toolkit, or gpuguard's
+/// bundled headers. False, once the error is printed, when there are none.
+bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
+                     frontend::CudaHeaders &Headers) {
   Headers.DefaultGpuArch = options::CudaGpuArch;
   Headers.FallbackIncludeDir = frontend::findFallbackHeaders(
-      Argv[0],
+      Argv0,
       llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR").value_or(""));
   if (!options::BundledCudaHeaders)
     Headers.Toolkit = frontend::findCudaToolkit(options::CudaPath);
@@ -331,9 +304,9 @@ int runGpuGuard(int Argc, const char **Argv) {
     error("no CUDA toolkit at '" + options::CudaPath +
           "' (no include/cuda.h); fix --cuda-path, or drop it to use an "
           "installed toolkit or the bundled headers");
-    return UsageError;
+    return false;
   }
-  bool AnyCuda = llvm::any_of(Checkable, [&](const std::string &File) {
+  bool AnyCuda = llvm::any_of(Files, [&](const std::string &File) {
     return frontend::isCudaSourcePath(File);
   });
   if (AnyCuda && !Headers.Toolkit) {
@@ -343,7 +316,7 @@ int runGpuGuard(int Argc, const char **Argv) {
             "from '" +
             Headers.FallbackIncludeDir +
             "'; reinstall gpuguard or pass --cuda-path=<toolkit>");
-      return UsageError;
+      return false;
     }
     if (!options::Quiet)
       note("no CUDA toolkit found ($CUDA_PATH, /usr/local/cuda); parsing "
@@ -351,16 +324,14 @@ int runGpuGuard(int Argc, const char **Argv) {
            "toolkit)");
   }
 
-  // Without a `--` at all, the closest compile_commands.json is used.
-  bool AutoDetect = !Underlying && !BareDashDash;
-  frontend::GpuGuardCompilationDatabase Database(
-      std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
-  // nvcc flags dropped unknown, each named once per run, with the output of
-  // the first file in input order whose command holds it.
-  Database.setWarningHandler(
-      [](llvm::StringRef Key, const llvm::Twine &Message) {
-        setupMessage({Key.str(), Message.str()});
-      });
+  return true;
+}
+
+/// The LibTorch flags for files checked without flags; the database uses
+/// them when \p NoFlagsGiven, and they must outlive it.
+std::unique_ptr<frontend::TorchDefaults>
+useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
+                 bool NoFlagsGiven) {
   frontend::TorchDefaults::Options TorchOptions;
   TorchOptions.UsePch = options::TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
@@ -379,94 +350,106 @@ int runGpuGuard(int Argc, const char **Argv) {
     TorchOptions.Progress = [](const llvm::Twine &Message) { note(Message); };
   }
   TorchOptions.Warn = Collect(/*IsNote=*/false);
-  frontend::TorchDefaults Torch(std::move(TorchOptions));
+  auto Torch =
+      std::make_unique<frontend::TorchDefaults>(std::move(TorchOptions));
   if (NoFlagsGiven)
-    Database.setTorchDefaults(&Torch);
+    Database.setTorchDefaults(Torch.get());
   else if (options::TorchPch)
     warning("--torch-pch applies only to files checked without flags; "
             "it is ignored with -p or flags after '--'");
+  return Torch;
+}
 
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmParsers();
+/// Prints what each file produced, and collects what the end of the run
+/// reports about all of them. Called in input order, whatever order the
+/// workers finish in, so that the output never depends on -j.
+class OutcomePrinter {
+public:
+  OutcomePrinter(output::Reporter &Reporter, ClangTidyContext &Context,
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                 bool Instrumenting)
+      : Reporter(Reporter), Context(Context), BaseFS(std::move(BaseFS)),
+        Instrumenting(Instrumenting) {}
 
-  // The main thread's context prints the findings; each worker has its own.
-  ClangTidyContext Context(std::move(Provider),
-                           /*AllowEnablingAnalyzerAlphaCheckers=*/false,
-                           /*EnableModuleHeadersParsing=*/false,
-                           /*ExperimentalCustomChecks=*/false);
-  if (Instrumenting) {
-    if (std::optional<std::string> Problem =
-            instrument::prepareOutputDirectory(options::OutputDirectory)) {
-      error(*Problem);
-      return UsageError;
-    }
-  }
+  void print(const std::string &File, FileOutcome Outcome);
+
+  /// Finishes the output (SARIF, baselines) and says what the run left out.
+  void finish(const std::string &FirstPath, const ClangTidyStats &Suppressed);
+
+  /// The largest exit code that applies so far.
+  int exitCode() const { return Exit; }
+  void raise(int Code) { Exit = std::max(Exit, Code); }
+
+private:
+  output::Reporter &Reporter;
+  ClangTidyContext &Context;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  bool Instrumenting;
   FixBehaviour Behaviour = options::FixNotes                      ? FB_FixNotes
                            : (options::Fix || options::FixErrors) ? FB_Fix
                                                                   : FB_NoFix;
+  llvm::StringSet<> SetupSaid;
   std::vector<ClangTidyError> AllErrors;
   unsigned WarningsAsErrorsCount = 0;
   bool FixesHeldBack = false;
-  // Prints what one file produced. Called in input order, whatever order the
-  // workers finish in, so that the output never depends on -j.
-  llvm::StringSet<> SetupSaid;
-  auto Report = [&](const std::string &File, FileOutcome Outcome) {
-    for (const SetupMessage &Setup : Outcome.Setup)
-      if (SetupSaid.insert(Setup.Key).second)
-        say(Setup);
-    std::vector<ClangTidyError> Errors =
-        Reporter->take(std::move(Outcome.Errors));
-    bool DisableFixes = !Outcome.Parsed && !options::FixErrors;
-    FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
-    Context.setCurrentFile(File);
-    if (Reporter->wantsEnabledChecks())
-      Reporter->noteEnabledChecks(
-          getCheckNames(Context.getOptionsForFile(File), false, false));
-    if (Reporter->printsText())
-      handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-                   WarningsAsErrorsCount, BaseFS);
-    else
-      WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
-    // In instrument mode, the line about the missing copy says it all.
-    if (!Outcome.Parsed && !Instrumenting) {
-      error("'" + File +
-            "' has compile errors (shown above) and was not fully checked; "
-            "fix them or give its real flags with -p <build dir> or after "
-            "'--'");
-      Raise(InputError);
-    }
-    for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)
-      Message.IsError ? error(Message.Text) : note(Message.Text);
-    Raise(Outcome.Exit);
-    if (!options::ExportFixes.empty())
-      AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
-  };
+  int Exit = Success;
+};
 
-  WorkerPool Pool(Database, Instrumenting, options::Jobs, Checkable.size());
-  Pool.checkAll(Checkable, Report);
+void OutcomePrinter::print(const std::string &File, FileOutcome Outcome) {
+  for (const SetupMessage &Setup : Outcome.Setup)
+    if (SetupSaid.insert(Setup.Key).second)
+      say(Setup);
+  std::vector<ClangTidyError> Errors = Reporter.take(std::move(Outcome.Errors));
+  bool DisableFixes = !Outcome.Parsed && !options::FixErrors;
+  FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
+  Context.setCurrentFile(File);
+  if (Reporter.wantsEnabledChecks())
+    Reporter.noteEnabledChecks(
+        getCheckNames(Context.getOptionsForFile(File), false, false));
+  if (Reporter.printsText())
+    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+                 WarningsAsErrorsCount, BaseFS);
+  else
+    WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
+  // In instrument mode, the line about the missing copy says it all.
+  if (!Outcome.Parsed && !Instrumenting) {
+    error("'" + File +
+          "' has compile errors (shown above) and was not fully checked; "
+          "fix them or give its real flags with -p <build dir> or after "
+          "'--'");
+    raise(InputError);
+  }
+  for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)
+    Message.IsError ? error(Message.Text) : note(Message.Text);
+  raise(Outcome.Exit);
+  if (!options::ExportFixes.empty())
+    AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
+}
+
+void OutcomePrinter::finish(const std::string &FirstPath,
+                            const ClangTidyStats &Suppressed) {
   for (const std::string &Problem :
-       Reporter->finish([](const llvm::Twine &Message) {
+       Reporter.finish([](const llvm::Twine &Message) {
          if (!options::Quiet)
            note(Message);
        })) {
     error(Problem);
-    Raise(UsageError);
+    raise(UsageError);
   }
   if (!options::ExportFixes.empty() &&
       !writeExportedFixes(options::ExportFixes, FirstPath, AllErrors))
-    Raise(UsageError);
+    raise(UsageError);
 
   if (!options::Quiet) {
-    ClangTidyStats Stats = Pool.suppressed();
-    if (Stats.errorsIgnored())
+    if (Suppressed.errorsIgnored())
       note(fmt::format("suppressed {} finding(s): {} by NOLINT, {} in headers "
                        "outside --header-filter, {} outside --line-filter, {} "
                        "from disabled checks",
-                       Stats.errorsIgnored(), Stats.ErrorsIgnoredNOLINT,
-                       Stats.ErrorsIgnoredNonUserCode,
-                       Stats.ErrorsIgnoredLineFilter,
-                       Stats.ErrorsIgnoredCheckFilter));
+                       Suppressed.errorsIgnored(),
+                       Suppressed.ErrorsIgnoredNOLINT,
+                       Suppressed.ErrorsIgnoredNonUserCode,
+                       Suppressed.ErrorsIgnoredLineFilter,
+                       Suppressed.ErrorsIgnoredCheckFilter));
     if (FixesHeldBack)
       note("fixes were not applied because of compile errors; pass "
            "--fix-errors to apply them anyway");
@@ -477,9 +460,106 @@ int runGpuGuard(int Argc, const char **Argv) {
                         WarningsAsErrorsCount,
                         WarningsAsErrorsCount == 1 ? "" : "s",
                         WarningsAsErrorsCount == 1 ? "" : "s"));
-    Raise(WarningsAsErrors);
+    raise(WarningsAsErrors);
   }
-  return Exit;
+}
+
+} // namespace
+
+int runGpuGuard(int Argc, const char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
+  const char *Argv0 = Argv[0];
+  CommandLine Line;
+  if (!parseArguments(Argc, Argv, Line) ||
+      !checkModeOptions(Line.Instrumenting))
+    return UsageError;
+
+  // Printing a finding may switch to its build directory: on a file system
+  // of its own, not the process's working directory the workers share.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS =
+      createOwnFileSystem();
+  bool Failed = false;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider =
+      createOptionsProvider(BaseFS, Failed);
+  if (Failed)
+    return UsageError;
+  bool NoFlagsGiven = options::BuildPath.getNumOccurrences() == 0 &&
+                      (!Line.FixedDatabase || Line.BareDashDash);
+  if (NoFlagsGiven && Line.FixedDatabase)
+    Line.FixedDatabase.reset();
+  std::unique_ptr<CompilationDatabase> Underlying =
+      loadDatabase(std::move(Line.FixedDatabase), Failed);
+  if (Failed)
+    return UsageError;
+
+  InputFiles Inputs;
+  Inputs.Files.assign(options::SourcePaths.begin(), options::SourcePaths.end());
+  std::unique_ptr<output::Reporter> Reporter;
+  if (!options::ListChecks && !options::DumpConfig) {
+    Reporter = createReporter(Argv0, Inputs.Files);
+    if (!Reporter)
+      return UsageError;
+  }
+  if (std::optional<int> Done =
+          chooseInputs(Reporter.get(), Underlying.get(), Inputs))
+    return *Done;
+
+  // What the configuration enables, for the first input (or the working
+  // directory): --list-checks and --dump-config answer from it.
+  std::string FirstPath = makeAbsolute(
+      Inputs.Files.empty() ? "gpuguard-input.cu" : Inputs.Files.front());
+  if (options::ListChecks || options::DumpConfig)
+    return printConfiguration(*Provider, FirstPath);
+  if (Inputs.Files.empty()) {
+    error("no input files; run 'gpuguard <file>... [-- <compile flags>]' or "
+          "'gpuguard -p <build dir>'");
+    return UsageError;
+  }
+  int InputsExit = Success;
+  std::vector<std::string> Checkable =
+      checkableInputs(Inputs, *Provider, InputsExit);
+
+  frontend::CudaHeaders Headers;
+  if (!findCudaHeaders(Argv0, Checkable, Headers))
+    return UsageError;
+  // Without a `--` at all, the closest compile_commands.json is used.
+  bool AutoDetect = !Underlying && !Line.BareDashDash;
+  frontend::GpuGuardCompilationDatabase Database(
+      std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
+  // nvcc flags dropped unknown, each named once per run, with the output of
+  // the first file in input order whose command holds it.
+  Database.setWarningHandler(
+      [](llvm::StringRef Key, const llvm::Twine &Message) {
+        setupMessage({Key.str(), Message.str()});
+      });
+  std::unique_ptr<frontend::TorchDefaults> Torch =
+      useTorchDefaults(Database, NoFlagsGiven);
+
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
+
+  // The main thread's context prints the findings; each worker has its own.
+  ClangTidyContext Context(std::move(Provider),
+                           /*AllowEnablingAnalyzerAlphaCheckers=*/false,
+                           /*EnableModuleHeadersParsing=*/false,
+                           /*ExperimentalCustomChecks=*/false);
+  if (Line.Instrumenting) {
+    if (std::optional<std::string> Problem =
+            instrument::prepareOutputDirectory(options::OutputDirectory)) {
+      error(*Problem);
+      return UsageError;
+    }
+  }
+  OutcomePrinter Printer(*Reporter, Context, BaseFS, Line.Instrumenting);
+  Printer.raise(InputsExit);
+  WorkerPool Pool(Database, Line.Instrumenting, options::Jobs,
+                  Checkable.size());
+  Pool.checkAll(Checkable, [&](const std::string &File, FileOutcome Outcome) {
+    Printer.print(File, std::move(Outcome));
+  });
+  Printer.finish(FirstPath, Pool.suppressed());
+  return Printer.exitCode();
 }
 
 } // namespace gpuguard

@@ -73,9 +73,7 @@ void writeInstrumentedCopy(instrument::Recorder &Recorder,
 class Worker {
 public:
   Worker(const CompilationDatabase &Database, bool Instrumenting)
-      : BaseFS(new llvm::vfs::OverlayFileSystem(
-            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-                llvm::vfs::createPhysicalFileSystem().release()))),
+      : BaseFS(createOwnFileSystem()),
         Context(createProvider(BaseFS),
                 /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                 /*EnableModuleHeadersParsing=*/false,
