@@ -1,47 +1,36 @@
 //===--- Driver.cpp - The gpuguard command line ---------------------------===//
 
 #include "Driver/Driver.h"
+#include "Driver/ChangedTranslationUnits.h"
+#include "Driver/CheckRunner.h"
+#include "Driver/CompileDatabase.h"
 #include "Driver/Config.h"
+#include "Driver/InputSelection.h"
+#include "Driver/Messages.h"
+#include "Driver/Options.h"
+#include "Driver/OptionsProvider.h"
+#include "Driver/OutcomePrinter.h"
+#include "Driver/Paths.h"
+#include "Driver/WorkerPool.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
-#include "Frontend/IncludeScan.h"
+#include "Frontend/TorchDiscovery.h"
 #include "Instrument/OutputWriter.h"
-#include "Instrument/Recorder.h"
-#include "Output/DiffSource.h"
 #include "Output/Reporter.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
-#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "clang/Basic/DiagnosticIDs.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendActions.h"
-#include "clang/Frontend/MultiplexConsumer.h"
-#include "clang/Lex/PPCallbacks.h"
-#include "clang/Lex/Preprocessor.h"
-#include "clang/Lex/PreprocessorOptions.h"
-#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/CommandLine.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/Threading.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/thread.h"
-#include <atomic>
-#include <condition_variable>
-#include <fmt/format.h>
-#include <mutex>
-#include <thread>
+#include <optional>
 
 #ifndef GPUGUARD_CLANG_RESOURCE_DIR
 #error "GPUGUARD_CLANG_RESOURCE_DIR must be defined by the build"
@@ -50,692 +39,95 @@
 #define GPUGUARD_VERSION "unknown"
 #endif
 
-using namespace clang;
 using namespace clang::tidy;
 using namespace clang::tooling;
-namespace cl = llvm::cl;
 
 namespace gpuguard {
 namespace {
 
-cl::OptionCategory Category("gpuguard options");
-
-const char Overview[] = R"(
-gpuguard finds the causes of "device-side assert triggered" in CUDA kernels
-and LibTorch C++ code before they run: indexes no guard bounds, zero
-divisors, unchecked CUDA errors, tensors on mixed devices, in-place writes
-autograd still needs. It follows clang-tidy's conventions: checks are chosen
-with --checks or .clang-tidy files, NOLINT comments suppress findings, and
-compile flags come from -p <build dir> or follow '--'.
-
-'gpuguard instrument <file>... -o <dir> [--instrument=flagged|all]' also
-writes a copy of each file, under <dir> at its absolute path, in which the
-runtime library (runtime/, gpuguard::runtime) checks the same sites while the
-program runs. The inputs are never changed; each copy is written atomically.
-
-Exit codes: 0 checked (warnings may be printed), 1 warnings treated as
-errors, 2 unusable command line or configuration, 3 an input could not be
-checked (missing, unreadable or with compile errors). The largest applies.
-)";
-
-cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source>..."),
-                                  cl::cat(Category));
-cl::opt<std::string> BuildPath(
-    "p",
-    cl::desc("Build directory holding compile_commands.json. With no\n"
-             "source given, every file it lists is checked."),
-    cl::value_desc("build-dir"), cl::cat(Category));
-cl::opt<std::string>
-    Checks("checks",
-           cl::desc("Comma-separated globs of checks to run, prefix '-' to\n"
-                    "disable (like clang-tidy). Default: all gpuguard checks,\n"
-                    "'cuda-*,torch-*'. Added after the .clang-tidy 'Checks'."),
-           cl::init(""), cl::cat(Category));
-cl::opt<std::string> WarningsAsErrorsGlob(
-    "warnings-as-errors",
-    cl::desc("Globs of checks whose warnings are errors (exit code 1)."),
-    cl::init(""), cl::cat(Category));
-cl::opt<std::string> Config(
-    "config",
-    cl::desc("Configuration in YAML, as in a .clang-tidy file; overrides\n"
-             "the .clang-tidy files."),
-    cl::init(""), cl::cat(Category));
-cl::opt<std::string>
-    ConfigFile("config-file",
-               cl::desc("Read the configuration from this file instead of the\n"
-                        ".clang-tidy files."),
-               cl::init(""), cl::cat(Category));
-cl::opt<std::string> HeaderFilter(
-    "header-filter",
-    cl::desc("Regex of headers whose findings are shown (the main file's\n"
-             "are always shown)."),
-    cl::init(""), cl::cat(Category));
-cl::opt<std::string> ExcludeHeaderFilter(
-    "exclude-header-filter",
-    cl::desc("Regex of headers whose findings are never shown."), cl::init(""),
-    cl::cat(Category));
-cl::opt<bool> SystemHeaders("system-headers",
-                            cl::desc("Show findings in system headers."),
-                            cl::init(false), cl::cat(Category));
-cl::opt<std::string> LineFilter(
-    "line-filter",
-    cl::desc("JSON list of files and line ranges to report on, e.g.\n"
-             R"('[{"name":"k.cu","lines":[[10,20]]}]')"),
-    cl::init(""), cl::cat(Category));
-cl::opt<bool> Fix("fix", cl::desc("Apply the fixes of the findings."),
-                  cl::init(false), cl::cat(Category));
-cl::opt<bool> FixErrors("fix-errors",
-                        cl::desc("Apply fixes even when a file has compile "
-                                 "errors."),
-                        cl::init(false), cl::cat(Category));
-cl::opt<bool> FixNotes("fix-notes",
-                       cl::desc("Also apply the fixes attached to notes."),
-                       cl::init(false), cl::cat(Category));
-cl::opt<std::string> ExportFixes(
-    "export-fixes",
-    cl::desc("Write the findings and their fixes to this YAML file, in\n"
-             "clang-apply-replacements' format."),
-    cl::value_desc("filename"), cl::cat(Category));
-cl::list<std::string> ExtraArgs("extra-arg",
-                                cl::desc("Append this compile flag."),
-                                cl::cat(Category));
-cl::list<std::string> ExtraArgsBefore("extra-arg-before",
-                                      cl::desc("Prepend this compile flag."),
-                                      cl::cat(Category));
-cl::opt<std::string>
-    CudaPath("cuda-path",
-             cl::desc("CUDA toolkit to parse with. Default: $CUDA_PATH, then\n"
-                      "/usr/local/cuda, then gpuguard's bundled CUDA headers."),
-             cl::init(""), cl::cat(Category));
-cl::opt<bool> BundledCudaHeaders(
-    "bundled-cuda-headers",
-    cl::desc("Parse with gpuguard's bundled CUDA headers even when a\n"
-             "toolkit is installed (reproducible results across machines)."),
-    cl::init(false), cl::cat(Category));
-cl::opt<std::string> CudaGpuArch(
-    "cuda-gpu-arch",
-    cl::desc("GPU architecture to parse device code for, when the compile\n"
-             "command names none."),
-    cl::init("sm_80"), cl::cat(Category));
-cl::opt<bool>
-    TorchPch("torch-pch",
-             cl::desc("For LibTorch files checked without flags: precompile\n"
-                      "<torch/torch.h> once into $XDG_CACHE_HOME/gpuguard (or\n"
-                      "~/.cache/gpuguard) and reuse it, several times faster."),
-             cl::init(false), cl::cat(Category));
-cl::opt<bool> ListChecks("list-checks",
-                         cl::desc("List the enabled checks and exit."),
-                         cl::init(false), cl::cat(Category));
-cl::opt<bool> DumpConfig("dump-config",
-                         cl::desc("Print the effective configuration as "
-                                  "YAML and exit."),
-                         cl::init(false), cl::cat(Category));
-cl::opt<bool> Quiet("quiet",
-                    cl::desc("Print findings only: no statistics, no notes "
-                             "about the set-up."),
-                    cl::init(false), cl::cat(Category));
-cl::opt<bool> UseColor("use-color", cl::desc("Colour the diagnostics."),
-                       cl::cat(Category));
-
-// Output formats, baselines and changed-lines-only runs (lib/Output).
-cl::opt<output::Format> OutputFormat(
-    "format", cl::desc("How findings are printed."),
-    cl::values(clEnumValN(output::Format::Text, "text",
-                          "clang-tidy's text (default)"),
-               clEnumValN(output::Format::Sarif, "sarif", "SARIF 2.1.0 JSON"),
-               clEnumValN(output::Format::GitHub, "github",
-                          "GitHub Actions annotations")),
-    cl::init(output::Format::Text), cl::cat(Category));
-cl::opt<std::string> OutputFile(
-    "output",
-    cl::desc("Write the SARIF or GitHub output to this file (atomically)\n"
-             "instead of standard output."),
-    cl::value_desc("file"), cl::cat(Category));
-cl::opt<std::string> SarifRoot(
-    "sarif-root",
-    cl::desc("Directory that the paths in SARIF, GitHub annotations and\n"
-             "baselines are relative to. Default: the working directory."),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::opt<std::string> DocsUrl(
-    "docs-url",
-    cl::desc("Base URL of gpuguard's docs, for the SARIF rules' help\n"
-             "links (checks/<module>/<check>.md is appended). Default:\n"
-             "the installed docs, as a file:// URL."),
-    cl::value_desc("url"), cl::cat(Category));
-cl::opt<std::string>
-    BaselineFile("baseline",
-                 cl::desc("Hide the findings this baseline file lists (see\n"
-                          "--write-baseline)."),
-                 cl::value_desc("file"), cl::cat(Category));
-cl::opt<std::string> WriteBaselineFile(
-    "write-baseline",
-    cl::desc("Write the findings of this run to a baseline file."),
-    cl::value_desc("file"), cl::cat(Category));
-cl::opt<std::string> DiffSource(
-    "diff",
-    cl::desc("Report only findings on lines changed since this git\n"
-             "revision ('git diff <rev>'), or by the unified diff on\n"
-             "standard input with --diff=-. With no files given, the\n"
-             "changed files are checked."),
-    cl::value_desc("rev|-"), cl::cat(Category));
-
-cl::opt<unsigned>
-    Jobs("j",
-         cl::desc("Files checked at once (default: one per core). Output\n"
-                  "order does not depend on it."),
-         cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
-cl::opt<std::string>
-    Shard("shard",
-          cl::desc("Check only part K of N of the files (1 <= K <= N), for\n"
-                   "CI matrix jobs: the files, sorted by path, are dealt out\n"
-                   "round-robin, so each file is in exactly one shard."),
-          cl::value_desc("K/N"), cl::cat(Category));
-
-// `gpuguard instrument` only.
-cl::opt<std::string> OutputDirectory(
-    "o",
-    cl::desc("gpuguard instrument: directory for the instrumented\n"
-             "copies, which mirror each source's absolute path."),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::opt<instrument::InstrumentMode> InstrumentWhat(
-    "instrument",
-    cl::desc("gpuguard instrument: which sites get a runtime check."),
-    cl::values(clEnumValN(instrument::InstrumentMode::Flagged, "flagged",
-                          "every site a check reports (default)"),
-               clEnumValN(instrument::InstrumentMode::All, "all",
-                          "also every site of those kinds not proven safe")),
-    cl::init(instrument::InstrumentMode::Flagged), cl::cat(Category));
-
-constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
-
-// Workers print set-up warnings and notes while the main thread prints
-// findings: one lock keeps every message a whole line.
-std::mutex MessageMutex;
-
-void error(const llvm::Twine &Message) {
-  std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::error(llvm::errs(), "gpuguard") << Message << "\n";
-}
-
-void warning(const llvm::Twine &Message) {
-  std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::warning(llvm::errs(), "gpuguard") << Message << "\n";
-}
-
-void note(const llvm::Twine &Message) {
-  std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
-}
-
-/// What gpuguard says about how one file is set up (an nvcc flag dropped,
-/// the LibTorch it uses). \p Key is the same for every repeat of one message.
-struct SetupMessage {
-  std::string Key;
-  std::string Text;
-  bool IsNote = false;
+/// What the command line says besides the options.
+struct CommandLine {
+  /// `gpuguard instrument ...` takes the same command line and also writes
+  /// an instrumented copy of each input.
+  bool Instrumenting = false;
+  /// A `--` with no flags after it: such inputs get the default command, as
+  /// without a database.
+  bool BareDashDash = false;
+  /// The flags after `--`, which describe how to compile every input.
+  std::unique_ptr<CompilationDatabase> FixedDatabase;
 };
 
-void say(const SetupMessage &Message) {
-  if (Message.IsNote)
-    note(Message.Text);
-  else
-    warning(Message.Text);
+/// Parses the command line; false, once the error is printed, when it is
+/// unusable.
+bool parseArguments(int Argc, const char **Argv, CommandLine &Line) {
+  std::vector<const char *> Arguments(Argv, Argv + Argc);
+  Line.Instrumenting = Argc > 1 && llvm::StringRef(Argv[1]) == "instrument";
+  if (Line.Instrumenting)
+    Arguments.erase(Arguments.begin() + 1);
+  Argc = static_cast<int>(Arguments.size());
+  Argv = Arguments.data();
+  Line.BareDashDash = Argc > 0 && llvm::StringRef(Argv[Argc - 1]) == "--";
+  std::string FixedError;
+  Line.FixedDatabase =
+      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
+  return parseCommandLine(Argc, Argv);
 }
 
-/// Where the set-up messages of the file this thread is checking go: into
-/// its outcome, which the main thread prints in input order. Null outside a
-/// check.
-thread_local std::vector<SetupMessage> *CollectedSetup = nullptr;
-
-/// Collects \p Message for the file being checked, or says it at once
-/// outside a check.
-void setupMessage(SetupMessage Message) {
-  if (CollectedSetup)
-    CollectedSetup->push_back(std::move(Message));
-  else
-    say(Message);
-}
-
-std::string makeAbsolute(llvm::StringRef Path) {
-  llvm::SmallString<256> Absolute(Path);
-  llvm::sys::fs::make_absolute(Absolute);
-  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  return std::string(Absolute);
-}
-
-/// Runs the checks on one file; one instance per run, reused across files.
-class CheckRunner {
-public:
-  CheckRunner(ClangTidyContext &Context, const CompilationDatabase &Database,
-              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS)
-      : Context(Context), Database(Database), BaseFS(std::move(BaseFS)) {}
-
-  /// Returns the findings of \p File (both CUDA sides merged) and whether it
-  /// parsed without errors.
-  std::vector<ClangTidyError> run(const std::string &File, bool &Parsed);
-  /// Findings left out so far (NOLINT, filters), each counted once.
-  const ClangTidyStats &suppressed() const { return Suppressed; }
-
-private:
-  int runCommand(const std::string &File, const CompileCommand &Command,
-                 ClangTidyDiagnosticConsumer &Consumer);
-
-  ClangTidyContext &Context;
-  const CompilationDatabase &Database;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
-  // One set of diagnostic IDs for the whole run, as in clang-tidy: the
-  // context maps each check's custom diagnostic ID to its name for the
-  // whole run, so IDs restarting per file would give a later file's finding
-  // an earlier file's check name.
-  llvm::IntrusiveRefCntPtr<DiagnosticIDs> DiagIDs = DiagnosticIDs::create();
-  ClangTidyStats Suppressed;
-};
-
-/// Narrows the AST traversal of the checks (and the parent map some of them
-/// build) to the top-level declarations outside system headers. No check
-/// reports in system headers, and the CUDA and C++ headers are most of a
-/// translation unit: walking them dominated the cost of a run.
-class UserCodeScope : public ASTConsumer {
-public:
-  explicit UserCodeScope(const SourceManager &Sources) : Sources(Sources) {}
-
-  bool HandleTopLevelDecl(DeclGroupRef Group) override {
-    for (Decl *D : Group)
-      if (!Sources.isInSystemHeader(Sources.getExpansionLoc(D->getLocation())))
-        UserDecls.push_back(D);
+/// Whether the options suit the mode, `gpuguard` or `gpuguard instrument`;
+/// false once the error is printed.
+bool checkModeOptions(bool Instrumenting) {
+  if (!Instrumenting && (options::OutputDirectory.getNumOccurrences() > 0 ||
+                         options::InstrumentWhat.getNumOccurrences() > 0)) {
+    error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
+          "<dir>'");
+    return false;
+  }
+  if (!Instrumenting)
     return true;
+  if (options::OutputDirectory.empty()) {
+    error("no output directory; run 'gpuguard instrument <file>... -o "
+          "<dir>'");
+    return false;
   }
-
-  void HandleTranslationUnit(ASTContext &Context) override {
-    Context.setTraversalScope(UserDecls);
+  if (options::Fix || options::FixErrors || options::FixNotes ||
+      !options::ExportFixes.empty()) {
+    error("'gpuguard instrument' never changes its inputs; drop --fix, "
+          "--fix-errors, --fix-notes and --export-fixes");
+    return false;
   }
-
-private:
-  const SourceManager &Sources;
-  std::vector<Decl *> UserDecls;
-};
-
-/// Records the quoted includes of the main file for `gpuguard instrument`:
-/// its copy lives elsewhere, so it names them by their absolute paths.
-class QuotedIncludes : public PPCallbacks {
-public:
-  QuotedIncludes(instrument::Recorder &Recorder, const SourceManager &Sources)
-      : Recorder(Recorder), Sources(Sources) {}
-  void InclusionDirective(SourceLocation HashLoc, const Token &IncludeTok,
-                          StringRef FileName, bool IsAngled,
-                          CharSourceRange FilenameRange,
-                          OptionalFileEntryRef File, StringRef SearchPath,
-                          StringRef RelativePath, const Module *SuggestedModule,
-                          bool ModuleImported,
-                          SrcMgr::CharacteristicKind FileType) override {
-    if (IsAngled || !File)
-      return;
-    unsigned Length = Sources.getFileOffset(FilenameRange.getEnd()) -
-                      Sources.getFileOffset(FilenameRange.getBegin());
-    Recorder.addQuotedInclude(Sources, FilenameRange.getBegin(), Length,
-                              File->getName());
-  }
-
-private:
-  instrument::Recorder &Recorder;
-  const SourceManager &Sources;
-};
-
-class TidyActionFactory : public FrontendActionFactory {
-public:
-  TidyActionFactory(ClangTidyContext &Context,
-                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS)
-      : ConsumerFactory(Context, std::move(FS)) {}
-
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(ConsumerFactory);
-  }
-
-  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
-                     FileManager *Files,
-                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
-                     DiagnosticConsumer *DiagConsumer) override {
-    // As clang-tidy does, so that code hidden from analyzers stays hidden.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
-    // No "N warnings generated" per side: findings are printed once, merged.
-    Invocation->getDiagnosticOpts().ShowCarets = false;
-    return FrontendActionFactory::runInvocation(
-        std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
-  }
-
-private:
-  class Action : public ASTFrontendAction {
-  public:
-    explicit Action(ClangTidyASTConsumerFactory &Factory) : Factory(Factory) {}
-    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
-                                                   StringRef File) override {
-      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      if (instrument::Recorder *Recorder = instrument::Recorder::active()) {
-        Recorder->noteLanguage(Compiler.getASTContext());
-        Compiler.getPreprocessor().addPPCallbacks(
-            std::make_unique<QuotedIncludes>(*Recorder,
-                                             Compiler.getSourceManager()));
-      }
-      // First, so that the checks' matchers see the narrowed scope.
-      Consumers.push_back(
-          std::make_unique<UserCodeScope>(Compiler.getSourceManager()));
-      Consumers.push_back(Factory.createASTConsumer(Compiler, File));
-      return std::make_unique<MultiplexConsumer>(std::move(Consumers));
-    }
-
-  private:
-    ClangTidyASTConsumerFactory &Factory;
-  };
-
-  ClangTidyASTConsumerFactory ConsumerFactory;
-};
-
-/// One compile command of one file: CUDA files are parsed once per side,
-/// each side a run of its own.
-class SingleCommandDatabase : public CompilationDatabase {
-public:
-  explicit SingleCommandDatabase(CompileCommand Command)
-      : Command(std::move(Command)) {}
-  std::vector<CompileCommand>
-  getCompileCommands(StringRef FilePath) const override {
-    return {Command};
-  }
-
-private:
-  CompileCommand Command;
-};
-
-std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
-                                             bool &Parsed) {
-  ClangTidyDiagnosticConsumer Consumer(Context, nullptr,
-                                       /*RemoveIncompatibleErrors=*/true,
-                                       /*GetFixesFromNotes=*/FixNotes);
-  int Status = 0;
-  // Both sides see the code they share, so each side's suppressions are
-  // counted apart and the file counts the larger of them.
-  ClangTidyStats FileStats;
-  for (const CompileCommand &Command : Database.getCompileCommands(File)) {
-    ClangTidyStats Before = Context.getStats();
-    Status |= runCommand(File, Command, Consumer);
-    const ClangTidyStats &After = Context.getStats();
-    auto Larger = [](unsigned &Into, unsigned Now, unsigned Then) {
-      Into = std::max(Into, Now - Then);
-    };
-    Larger(FileStats.ErrorsIgnoredNOLINT, After.ErrorsIgnoredNOLINT,
-           Before.ErrorsIgnoredNOLINT);
-    Larger(FileStats.ErrorsIgnoredNonUserCode, After.ErrorsIgnoredNonUserCode,
-           Before.ErrorsIgnoredNonUserCode);
-    Larger(FileStats.ErrorsIgnoredLineFilter, After.ErrorsIgnoredLineFilter,
-           Before.ErrorsIgnoredLineFilter);
-    Larger(FileStats.ErrorsIgnoredCheckFilter, After.ErrorsIgnoredCheckFilter,
-           Before.ErrorsIgnoredCheckFilter);
-  }
-  Suppressed.ErrorsIgnoredNOLINT += FileStats.ErrorsIgnoredNOLINT;
-  Suppressed.ErrorsIgnoredNonUserCode += FileStats.ErrorsIgnoredNonUserCode;
-  Suppressed.ErrorsIgnoredLineFilter += FileStats.ErrorsIgnoredLineFilter;
-  Suppressed.ErrorsIgnoredCheckFilter += FileStats.ErrorsIgnoredCheckFilter;
-  // Both sides of a CUDA file report the findings in code they share; the
-  // consumer sorts and folds identical findings into one.
-  std::vector<ClangTidyError> Errors = Consumer.take();
-  Parsed = Status == 0 && llvm::none_of(Errors, [](const ClangTidyError &E) {
-             return E.DiagLevel == ClangTidyError::Error &&
-                    llvm::StringRef(E.DiagnosticName)
-                        .starts_with("clang-diagnostic-");
-           });
-  return Errors;
-}
-
-int CheckRunner::runCommand(const std::string &File,
-                            const CompileCommand &Command,
-                            ClangTidyDiagnosticConsumer &Consumer) {
-  SingleCommandDatabase Single(Command);
-  ClangTool Tool(Single, {File}, std::make_shared<PCHContainerOperations>(),
-                 BaseFS);
-  Tool.setPrintErrorMessage(false);
-  Tool.appendArgumentsAdjuster(
-      [this](const CommandLineArguments &Args, StringRef Filename) {
-        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
-        CommandLineArguments Adjusted = Args;
-        if (Opts.ExtraArgsBefore && !Adjusted.empty())
-          Adjusted.insert(Adjusted.begin() + 1, Opts.ExtraArgsBefore->begin(),
-                          Opts.ExtraArgsBefore->end());
-        if (Opts.ExtraArgs)
-          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
-                          Opts.ExtraArgs->end());
-        return Adjusted;
-      });
-  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
-
-  auto DiagOpts = std::make_unique<DiagnosticOptions>();
-  DiagnosticsEngine Engine(DiagIDs, *DiagOpts, &Consumer,
-                           /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
-  Tool.setDiagnosticConsumer(&Consumer);
-  TidyActionFactory Factory(Context, BaseFS);
-  return Tool.run(&Factory);
-}
-
-/// Appends `-clang-analyzer-*` to every configuration: the Static Analyzer
-/// ships inside clang-tidy's library but is not part of gpuguard.
-class GpuGuardOptionsProvider : public ClangTidyOptionsProvider {
-public:
-  explicit GpuGuardOptionsProvider(
-      std::unique_ptr<ClangTidyOptionsProvider> Underlying)
-      : Underlying(std::move(Underlying)) {}
-  const ClangTidyGlobalOptions &getGlobalOptions() override {
-    return Underlying->getGlobalOptions();
-  }
-  std::vector<OptionsSource> getRawOptions(StringRef FileName) override {
-    std::vector<OptionsSource> Sources = Underlying->getRawOptions(FileName);
-    ClangTidyOptions OnlyGpuGuard;
-    OnlyGpuGuard.Checks = "-clang-analyzer-*";
-    Sources.emplace_back(std::move(OnlyGpuGuard), "gpuguard");
-    return Sources;
-  }
-
-private:
-  std::unique_ptr<ClangTidyOptionsProvider> Underlying;
-};
-
-std::unique_ptr<ClangTidyOptionsProvider>
-createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                      bool &Failed) {
-  ClangTidyGlobalOptions GlobalOptions;
-  if (std::error_code EC = parseLineFilter(LineFilter, GlobalOptions)) {
-    error("invalid --line-filter: " + EC.message() +
-          R"(; expected JSON such as '[{"name":"k.cu","lines":[[1,20]]}]')");
-    Failed = true;
-    return nullptr;
-  }
-  ClangTidyOptions DefaultOptions;
-  DefaultOptions.Checks = DefaultChecks.str();
-  DefaultOptions.WarningsAsErrors = "";
-  // With --diff, the changed lines of headers are reported too.
-  DefaultOptions.HeaderFilterRegex =
-      DiffSource.getNumOccurrences() > 0 &&
-              HeaderFilter.getNumOccurrences() == 0
-          ? std::string(".*")
-          : std::string(HeaderFilter);
-  DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
-  DefaultOptions.SystemHeaders = SystemHeaders;
-  DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
-
-  ClangTidyOptions OverrideOptions;
-  if (Checks.getNumOccurrences() > 0)
-    OverrideOptions.Checks = Checks;
-  if (WarningsAsErrorsGlob.getNumOccurrences() > 0)
-    OverrideOptions.WarningsAsErrors = WarningsAsErrorsGlob;
-  if (HeaderFilter.getNumOccurrences() > 0)
-    OverrideOptions.HeaderFilterRegex = HeaderFilter;
-  if (ExcludeHeaderFilter.getNumOccurrences() > 0)
-    OverrideOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
-  if (SystemHeaders.getNumOccurrences() > 0)
-    OverrideOptions.SystemHeaders = SystemHeaders;
-  if (UseColor.getNumOccurrences() > 0)
-    OverrideOptions.UseColor = UseColor;
-  if (!ExtraArgs.empty())
-    OverrideOptions.ExtraArgs =
-        std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end());
-  if (!ExtraArgsBefore.empty())
-    OverrideOptions.ExtraArgsBefore = std::vector<std::string>(
-        ExtraArgsBefore.begin(), ExtraArgsBefore.end());
-
-  if (ConfigFile.getNumOccurrences() > 0 && Config.getNumOccurrences() > 0) {
-    error("--config and --config-file cannot be combined; pass one of them");
-    Failed = true;
-    return nullptr;
-  }
-  std::unique_ptr<ClangTidyOptionsProvider> Provider;
-  if (ConfigFile.getNumOccurrences() > 0 || Config.getNumOccurrences() > 0) {
-    std::string Text = Config, Source = "--config";
-    if (ConfigFile.getNumOccurrences() > 0) {
-      auto Buffer = llvm::MemoryBuffer::getFile(ConfigFile);
-      if (!Buffer) {
-        error("cannot read --config-file '" + ConfigFile +
-              "': " + Buffer.getError().message() + "; check the path");
-        Failed = true;
-        return nullptr;
-      }
-      Text = (*Buffer)->getBuffer().str();
-      Source = ConfigFile;
-    }
-    llvm::Expected<ClangTidyOptions> Parsed = parseConfigText(Text, Source);
-    if (!Parsed) {
-      error(llvm::toString(Parsed.takeError()));
-      Failed = true;
-      return nullptr;
-    }
-    Provider = std::make_unique<ConfigOptionsProvider>(
-        std::move(GlobalOptions),
-        ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
-        std::move(*Parsed), std::move(OverrideOptions), std::move(FS));
-  } else {
-    Provider = std::make_unique<FileOptionsProvider>(
-        std::move(GlobalOptions), std::move(DefaultOptions),
-        std::move(OverrideOptions), std::move(FS));
-  }
-  return std::make_unique<GpuGuardOptionsProvider>(std::move(Provider));
-}
-
-/// Loads the database named by -p, or the flags after `--`.
-std::unique_ptr<CompilationDatabase>
-loadDatabase(std::unique_ptr<CompilationDatabase> FromCommandLine,
-             bool &Failed) {
-  if (FromCommandLine) {
-    if (BuildPath.getNumOccurrences() > 0)
-      warning("-p is ignored because compile flags follow '--'");
-    return FromCommandLine;
-  }
-  if (BuildPath.getNumOccurrences() == 0)
-    return nullptr;
-  std::string ErrorMessage;
-  std::unique_ptr<CompilationDatabase> Database =
-      frontend::loadCompilationDatabase(BuildPath, ErrorMessage);
-  llvm::SmallString<256> Json(BuildPath.getValue());
-  llvm::sys::path::append(Json, "compile_commands.json");
-  if (!Database && llvm::sys::fs::exists(Json)) {
-    error("'" + Json + "' is not a valid compile database (" +
-          llvm::StringRef(ErrorMessage).trim().rtrim('.') +
-          "); regenerate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
-    Failed = true;
-    return nullptr;
-  }
-  if (!Database) {
-    error("no compile_commands.json in '" + BuildPath +
-          "' (from -p); generate it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
-          "or pass compile flags after '--'");
-    Failed = true;
-    return nullptr;
-  }
-  // GpuGuardCompilationDatabase translates nvcc commands, then infers the
-  // commands of the files the database does not list.
-  return Database;
-}
-
-/// Source files worth checking when -p is given without files.
-bool isCheckableSource(StringRef File) {
-  StringRef Ext = llvm::sys::path::extension(File);
-  return llvm::is_contained(
-      {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c"}, Ext);
-}
-
-/// With --diff and no files named, what to check: the changed sources, and
-/// the candidate sources that include a changed header, sorted by path. The
-/// candidates are the database's files with -p, otherwise the sources of
-/// the diff's project (what git lists in its work tree).
-std::vector<std::string>
-changedTranslationUnits(const output::Reporter &Reporter,
-                        const CompilationDatabase *Database) {
-  std::vector<std::string> Units, Headers;
-  for (const std::string &File : Reporter.changedFiles()) {
-    if (isCheckableSource(File))
-      Units.push_back(File);
-    // A changed `.cuh` is checked itself and through its includers.
-    if (frontend::isHeaderPath(File))
-      Headers.push_back(File);
-  }
-  if (Headers.empty())
-    return Units;
-  std::vector<std::string> Candidates;
-  if (Database && BuildPath.getNumOccurrences() > 0)
-    Candidates = Database->getAllFiles();
-  if (Candidates.empty())
-    Candidates = output::projectFiles(Reporter.diffRoot());
-  auto RealPath = [](llvm::StringRef Path) {
-    llvm::SmallString<256> Real;
-    return llvm::sys::fs::real_path(Path, Real) ? makeAbsolute(Path)
-                                                : std::string(Real);
-  };
-  llvm::StringSet<> Chosen;
-  for (const std::string &Unit : Units)
-    Chosen.insert(RealPath(Unit));
-  frontend::IncluderFinder Finder(Headers);
-  for (const std::string &Candidate : Candidates) {
-    if (!isCheckableSource(Candidate) ||
-        !llvm::sys::fs::is_regular_file(Candidate) ||
-        Chosen.contains(RealPath(Candidate)))
-      continue;
-    std::vector<std::string> SearchDirs;
-    if (Database)
-      for (const CompileCommand &Command :
-           Database->getCompileCommands(Candidate))
-        llvm::append_range(SearchDirs, frontend::includeSearchDirs(Command));
-    if (Finder.includesChanged(Candidate, SearchDirs)) {
-      Chosen.insert(RealPath(Candidate));
-      Units.push_back(Candidate);
-    }
-  }
-  llvm::sort(Units);
-  return Units;
+  return true;
 }
 
 /// The output stage of the run (--format, --baseline, --diff and the
 /// rest); null, once the error is printed, when they cannot be used.
 std::unique_ptr<output::Reporter>
 createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
-  if (OutputFormat != output::Format::Text && (Fix || FixErrors || FixNotes)) {
+  if (options::OutputFormat != output::Format::Text &&
+      (options::Fix || options::FixErrors || options::FixNotes)) {
     error("--fix prints clang-tidy's text, which --format=" +
-          llvm::Twine(OutputFormat == output::Format::Sarif ? "sarif"
-                                                            : "github") +
+          llvm::Twine(options::OutputFormat == output::Format::Sarif
+                          ? "sarif"
+                          : "github") +
           " replaces; run --fix without --format");
     return nullptr;
   }
-  if (OutputFormat == output::Format::Text &&
-      OutputFile.getNumOccurrences() > 0) {
+  if (options::OutputFormat == output::Format::Text &&
+      options::OutputFile.getNumOccurrences() > 0) {
     error("--output applies to --format=sarif and --format=github; add one "
           "of them or drop --output");
     return nullptr;
   }
   output::ReporterOptions Options;
-  Options.OutputFormat = OutputFormat;
-  Options.OutputPath = OutputFile;
-  Options.ProjectRoot = SarifRoot;
-  Options.DocsUrl = DocsUrl;
+  Options.OutputFormat = options::OutputFormat;
+  Options.OutputPath = options::OutputFile;
+  Options.ProjectRoot = options::SarifRoot;
+  Options.DocsUrl = options::DocsUrl;
   Options.ToolVersion = GPUGUARD_VERSION;
-  Options.BaselinePath = BaselineFile;
-  Options.WriteBaselinePath = WriteBaselineFile;
-  Options.DiffSource = DiffSource;
-  if (DiffSource.getNumOccurrences() > 0 && DiffSource.empty()) {
+  Options.BaselinePath = options::BaselineFile;
+  Options.WriteBaselinePath = options::WriteBaselineFile;
+  Options.DiffSource = options::DiffSource;
+  if (options::DiffSource.getNumOccurrences() > 0 &&
+      options::DiffSource.empty()) {
     error("--diff needs a value: --diff=<git revision>, or --diff=- to read "
           "a unified diff from standard input");
     return nullptr;
@@ -755,329 +147,92 @@ createReporter(const char *Argv0, const std::vector<std::string> &Inputs) {
   return std::move(*Created);
 }
 
-/// What checking one file produced. Workers fill it in; the main thread
-/// prints it, in input order.
-struct FileOutcome {
-  std::vector<ClangTidyError> Errors;
-  bool Parsed = true;
-  /// Lines about the file's instrumented copy, printed after its findings.
-  struct Message {
-    bool IsError;
-    std::string Text;
-  };
-  std::vector<Message> InstrumentMessages;
-  /// Printed before the findings, each once per run: the first file in
-  /// input order that has one names it, whatever the number of threads.
-  std::vector<SetupMessage> Setup;
-  int Exit = Success;
+/// The files a run checks, and whether they came from the compile database
+/// of -p, where a missing one means that the database is stale.
+struct InputFiles {
+  std::vector<std::string> Files;
+  bool FromDatabase = false;
 };
 
-/// Writes the instrumented copy of \p File from the sites its checks
-/// recorded, keeping the flagged sites whose findings survived NOLINT and the
-/// filters. A file that did not parse gets no copy.
-void writeInstrumentedCopy(instrument::Recorder &Recorder,
-                           const std::string &File, FileOutcome &Outcome) {
-  auto Fail = [&Outcome](std::string Text) {
-    Outcome.InstrumentMessages.push_back({true, std::move(Text)});
-    Outcome.Exit = std::max<int>(Outcome.Exit, InputError);
-  };
-  std::vector<instrument::SurvivingFinding> Findings;
-  for (const ClangTidyError &E : Outcome.Errors)
-    if (!E.Message.FilePath.empty() && makeAbsolute(E.Message.FilePath) == File)
-      Findings.push_back({E.DiagnosticName, E.Message.FileOffset});
-  std::optional<instrument::RenderedFile> Copy =
-      Recorder.render(File, Findings);
-  if (!Outcome.Parsed)
-    return Fail("no instrumented copy of '" + File +
-                "' was written because it has compile errors (shown above); "
-                "fix them or give its real flags with -p <build dir> or "
-                "after '--'");
-  if (!Copy)
-    return Fail("'" + File +
-                "' was not analysed, so no instrumented copy was written; "
-                "check its compile command");
-  std::string Target = instrument::mirroredPath(OutputDirectory, File);
-  if (std::optional<std::string> Problem =
-          instrument::writeAtomically(Target, Copy->Text))
-    return Fail(*Problem);
-  if (!Quiet) {
-    std::string Skipped =
-        Copy->Skipped ? fmt::format("; {} site(s) inside macros or headers "
-                                    "left out",
-                                    Copy->Skipped)
-                      : std::string();
-    Outcome.InstrumentMessages.push_back(
-        {false, fmt::format("instrumented '{}' with {} runtime check(s) into "
-                            "'{}'{}",
-                            File, Copy->Sites, Target, Skipped)});
-  }
-}
-
-/// Everything one thread needs to check files on its own: Clang's and
-/// clang-tidy's per-run state is not shared between threads. Each worker has
-/// its own file system too, so that a compile command's working directory
-/// never changes the process's.
-class Worker {
-public:
-  Worker(const CompilationDatabase &Database, bool Instrumenting)
-      : BaseFS(new llvm::vfs::OverlayFileSystem(
-            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-                llvm::vfs::createPhysicalFileSystem().release()))),
-        Context(createProvider(BaseFS),
-                /*AllowEnablingAnalyzerAlphaCheckers=*/false,
-                /*EnableModuleHeadersParsing=*/false,
-                /*ExperimentalCustomChecks=*/false),
-        Runner(Context, Database, BaseFS), Recorder(InstrumentWhat),
-        Instrumenting(Instrumenting) {}
-
-  FileOutcome check(const std::string &File) {
-    FileOutcome Outcome;
-    if (Instrumenting)
-      instrument::Recorder::setActive(&Recorder);
-    CollectedSetup = &Outcome.Setup;
-    Outcome.Errors = Runner.run(File, Outcome.Parsed);
-    CollectedSetup = nullptr;
-    instrument::Recorder::setActive(nullptr);
-    if (Instrumenting)
-      writeInstrumentedCopy(Recorder, File, Outcome);
-    return Outcome;
-  }
-
-  const ClangTidyStats &suppressed() const { return Runner.suppressed(); }
-
-private:
-  static std::unique_ptr<ClangTidyOptionsProvider>
-  createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
-
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
-  ClangTidyContext Context;
-  CheckRunner Runner;
-  instrument::Recorder Recorder;
-  bool Instrumenting;
-};
-
-std::unique_ptr<ClangTidyOptionsProvider>
-Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
-  // The main thread built the same provider first and stopped on any error.
-  bool Failed = false;
-  std::unique_ptr<ClangTidyOptionsProvider> Provider =
-      createOptionsProvider(std::move(FS), Failed);
-  assert(Provider && !Failed && "options were validated before the run");
-  return Provider;
-}
-
-/// Parses --shard=K/N; nullopt, once the error is printed, when unusable.
-std::optional<std::pair<unsigned, unsigned>> parseShard() {
-  llvm::StringRef Text = Shard;
-  auto [KText, NText] = Text.split('/');
-  unsigned K = 0, N = 0;
-  if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N)) {
-    error("--shard='" + Text +
-          "' is not of the form K/N; pass e.g. --shard=2/4 for the second of "
-          "four shards");
-    return std::nullopt;
-  }
-  if (N == 0) {
-    error("--shard=" + Text +
-          " is out of range; N, the number of shards, must be at least 1");
-    return std::nullopt;
-  }
-  if (K == 0 || K > N) {
-    error("--shard=" + Text + " is out of range; K must be between 1 and N (" +
-          "--shard=1/" + llvm::Twine(N) + " to --shard=" + llvm::Twine(N) +
-          "/" + llvm::Twine(N) + ")");
-    return std::nullopt;
-  }
-  return std::make_pair(K, N);
-}
-
-/// The files of shard \p K of \p N, in their original order: the distinct
-/// files, sorted by path, are dealt out round-robin, so shards differ in size
-/// by at most one file and every machine computes the same split.
-std::vector<std::string> selectShard(const std::vector<std::string> &Inputs,
-                                     unsigned K, unsigned N) {
-  std::vector<std::string> Sorted;
-  for (const std::string &Input : Inputs)
-    Sorted.push_back(makeAbsolute(Input));
-  llvm::sort(Sorted);
-  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
-  llvm::StringSet<> Mine;
-  for (size_t I = K - 1; I < Sorted.size(); I += N)
-    Mine.insert(Sorted[I]);
-  std::vector<std::string> Selected;
-  for (const std::string &Input : Inputs)
-    if (Mine.contains(makeAbsolute(Input)))
-      Selected.push_back(Input);
-  return Selected;
-}
-
-} // namespace
-
-int runGpuGuard(int Argc, const char **Argv) {
-  llvm::InitLLVM Init(Argc, Argv);
-  // `gpuguard instrument ...` takes the same command line and also writes an
-  // instrumented copy of each input.
-  std::vector<const char *> Arguments(Argv, Argv + Argc);
-  bool Instrumenting = Argc > 1 && llvm::StringRef(Argv[1]) == "instrument";
-  if (Instrumenting)
-    Arguments.erase(Arguments.begin() + 1);
-  Argc = static_cast<int>(Arguments.size());
-  Argv = Arguments.data();
-  cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
-    OS << "gpuguard " << GPUGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
-       << ")\n";
-  });
-
-  // Flags after `--` describe how to compile every input. A bare `--` gives
-  // none: such inputs get the default command, as without a database.
-  bool BareDashDash = Argc > 0 && llvm::StringRef(Argv[Argc - 1]) == "--";
-  std::string FixedError;
-  std::unique_ptr<CompilationDatabase> FixedDatabase =
-      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, FixedError);
-  // LLVM's own complaint about an unknown option may take several lines
-  // ("did you mean"); it is printed as one error line.
-  std::string ParseErrors;
-  llvm::raw_string_ostream ParseErrorStream(ParseErrors);
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &ParseErrorStream)) {
-    llvm::SmallVector<llvm::StringRef> Lines;
-    llvm::StringRef(ParseErrors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    std::string Joined;
-    for (llvm::StringRef Line : Lines) {
-      Line = Line.trim();
-      Line.consume_front(llvm::sys::path::filename(Argv[0]));
-      Line = Line.ltrim(": ");
-      Joined += (Joined.empty() ? "" : "; ") + Line.str();
-    }
-    if (!Joined.empty())
-      Joined[0] = llvm::toLower(Joined[0]);
-    error(Joined);
-    return UsageError;
-  }
-
-  int Exit = Success;
-  auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
-
-  if (!Instrumenting && (OutputDirectory.getNumOccurrences() > 0 ||
-                         InstrumentWhat.getNumOccurrences() > 0)) {
-    error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
-          "<dir>'");
-    return UsageError;
-  }
-  if (Instrumenting) {
-    if (OutputDirectory.empty()) {
-      error("no output directory; run 'gpuguard instrument <file>... -o "
-            "<dir>'");
-      return UsageError;
-    }
-    if (Fix || FixErrors || FixNotes || !ExportFixes.empty()) {
-      error("'gpuguard instrument' never changes its inputs; drop --fix, "
-            "--fix-errors, --fix-notes and --export-fixes");
-      return UsageError;
-    }
-  }
-
-  // Printing a finding may switch to its build directory: on a file system
-  // of its own, not the process's working directory the workers share.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(
-          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-              llvm::vfs::createPhysicalFileSystem().release())));
-  bool Failed = false;
-  std::unique_ptr<ClangTidyOptionsProvider> Provider =
-      createOptionsProvider(BaseFS, Failed);
-  if (Failed)
-    return UsageError;
-  bool NoFlagsGiven =
-      BuildPath.getNumOccurrences() == 0 && (!FixedDatabase || BareDashDash);
-  if (NoFlagsGiven && FixedDatabase)
-    FixedDatabase.reset();
-  std::unique_ptr<CompilationDatabase> Underlying =
-      loadDatabase(std::move(FixedDatabase), Failed);
-  if (Failed)
-    return UsageError;
-
-  std::vector<std::string> Inputs(SourcePaths.begin(), SourcePaths.end());
-  std::unique_ptr<output::Reporter> Reporter;
-  if (!ListChecks && !DumpConfig) {
-    Reporter = createReporter(Argv[0], Inputs);
-    if (!Reporter)
-      return UsageError;
-    // With --diff and no files named, the changed sources are the inputs,
-    // and the sources that include a changed header.
-    if (Inputs.empty() && Reporter->hasDiff()) {
-      Inputs = changedTranslationUnits(*Reporter, Underlying.get());
-      if (Inputs.empty()) {
-        if (!Quiet)
-          note("the diff changes no C, C++ or CUDA source, nor a header one "
-               "includes; nothing to check");
-        return Success;
-      }
-    }
-  }
-  // Files taken from the database, whose absence means a stale database.
-  bool InputsFromDatabase = false;
-  if (Inputs.empty() && Underlying && BuildPath.getNumOccurrences() > 0) {
-    for (const std::string &File : Underlying->getAllFiles())
-      if (isCheckableSource(File))
-        Inputs.push_back(File);
-    // The database's own order is its hash table's: sort for a stable one.
-    llvm::sort(Inputs);
-    InputsFromDatabase = true;
-  }
-  if (Shard.getNumOccurrences() > 0) {
-    std::optional<std::pair<unsigned, unsigned>> KofN = parseShard();
-    if (!KofN)
-      return UsageError;
-    Inputs = selectShard(Inputs, KofN->first, KofN->second);
-    if (Inputs.empty()) {
-      if (!Quiet)
-        note("shard " + Shard + " has no files; nothing to check");
+/// Narrows \p Inputs to what --diff, -p and --shard ask for when no file is
+/// named. Returns the exit code when the run ends here: nothing left to
+/// check, or an unusable --shard.
+std::optional<int> chooseInputs(output::Reporter *Reporter,
+                                const CompilationDatabase *Underlying,
+                                InputFiles &Inputs) {
+  bool FromBuildDir = options::BuildPath.getNumOccurrences() > 0;
+  // With --diff and no files named, the changed sources are the inputs,
+  // and the sources that include a changed header.
+  if (Reporter && Inputs.Files.empty() && Reporter->hasDiff()) {
+    Inputs.Files =
+        changedTranslationUnits(Reporter->changedFiles(), Reporter->diffRoot(),
+                                Underlying, FromBuildDir);
+    if (Inputs.Files.empty()) {
+      if (!options::Quiet)
+        note("the diff changes no C, C++ or CUDA source, nor a header one "
+             "includes; nothing to check");
       return Success;
     }
   }
-
-  // What the configuration enables, for the first input (or the working
-  // directory): --list-checks and --dump-config answer from it.
-  std::string FirstPath =
-      makeAbsolute(Inputs.empty() ? "gpuguard-input.cu" : Inputs.front());
-  if (ListChecks || DumpConfig) {
-    ClangTidyOptions Effective = Provider->getOptions(FirstPath);
-    std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-    if (ListChecks) {
-      llvm::outs() << "Enabled checks:";
-      for (const std::string &Name : Enabled)
-        llvm::outs() << "\n    " << Name;
-      llvm::outs() << "\n\n";
-      return Success;
-    }
-    Effective.CheckOptions = getCheckOptions(Effective, false, false);
-    ClangTidyOptions Dump = ClangTidyOptions::getDefaults().merge(Effective, 0);
-    filterCheckOptions(Dump, Enabled);
-    llvm::outs() << configurationAsText(Dump) << "\n";
+  if (Inputs.Files.empty() && Underlying && FromBuildDir) {
+    Inputs.Files = checkableSources(*Underlying);
+    Inputs.FromDatabase = true;
+  }
+  if (options::Shard.getNumOccurrences() == 0)
+    return std::nullopt;
+  llvm::Expected<ShardSpec> Shard = parseShard(options::Shard);
+  if (!Shard) {
+    error(llvm::toString(Shard.takeError()));
+    return UsageError;
+  }
+  Inputs.Files = selectShard(Inputs.Files, *Shard);
+  if (Inputs.Files.empty()) {
+    if (!options::Quiet)
+      note("shard " + options::Shard + " has no files; nothing to check");
     return Success;
   }
+  return std::nullopt;
+}
 
-  if (Inputs.empty()) {
-    error("no input files; run 'gpuguard <file>... [-- <compile flags>]' or "
-          "'gpuguard -p <build dir>'");
-    return UsageError;
+/// Answers --list-checks or --dump-config from the configuration of
+/// \p Path.
+int printConfiguration(ClangTidyOptionsProvider &Provider,
+                       const std::string &Path) {
+  ClangTidyOptions Effective = Provider.getOptions(Path);
+  std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
+  if (options::ListChecks) {
+    llvm::outs() << "Enabled checks:";
+    for (const std::string &Name : Enabled)
+      llvm::outs() << "\n    " << Name;
+    llvm::outs() << "\n\n";
+    return Success;
   }
+  Effective.CheckOptions = getCheckOptions(Effective, false, false);
+  ClangTidyOptions Dump = ClangTidyOptions::getDefaults().merge(Effective, 0);
+  filterCheckOptions(Dump, Enabled);
+  llvm::outs() << configurationAsText(Dump) << "\n";
+  return Success;
+}
 
+/// The inputs that can be checked, made absolute: readable, and with a
+/// usable configuration that enables at least one check. Each other input
+/// gets its error, and raises \p Exit.
+std::vector<std::string> checkableInputs(const InputFiles &Inputs,
+                                         ClangTidyOptionsProvider &Provider,
+                                         int &Exit) {
+  auto Raise = [&Exit](int Code) { Exit = std::max(Exit, Code); };
   llvm::StringSet<> KnownChecks = getAllChecksAndOptions(false, false).Checks;
-  // Inputs that can be checked: readable, and with a usable configuration
-  // that enables at least one check.
   std::vector<std::string> Checkable;
   ConfigValidator Validator;
-  bool UseFileConfig =
-      ConfigFile.getNumOccurrences() == 0 && Config.getNumOccurrences() == 0;
+  bool UseFileConfig = options::ConfigFile.getNumOccurrences() == 0 &&
+                       options::Config.getNumOccurrences() == 0;
   llvm::StringSet<> ReportedGlobs;
-  for (const std::string &Input : Inputs) {
+  for (const std::string &Input : Inputs.Files) {
     std::string Path = makeAbsolute(Input);
     llvm::sys::fs::file_status Status;
     if (std::error_code EC = llvm::sys::fs::status(Path, Status)) {
-      if (InputsFromDatabase && EC == std::errc::no_such_file_or_directory)
-        error("'" + Input + "' is listed in " + BuildPath +
+      if (Inputs.FromDatabase && EC == std::errc::no_such_file_or_directory)
+        error("'" + Input + "' is listed in " + options::BuildPath +
               "/compile_commands.json but does not exist; re-run the "
               "build's configure step to refresh the database");
       else
@@ -1109,9 +264,9 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
     // Globs the user wrote (not gpuguard's defaults) that match nothing are
     // most likely typos.
-    for (const auto &[Options, Source] : Provider->getRawOptions(Path)) {
+    for (const auto &[Options, Source] : Provider.getRawOptions(Path)) {
       if (Source == ClangTidyOptionsProvider::OptionsSourceTypeDefaultBinary ||
-          Source == "gpuguard" || !Options.Checks)
+          Source == GpuGuardOptionsSource || !Options.Checks)
         continue;
       for (const std::string &Glob :
            unknownCheckGlobs(*Options.Checks, KnownChecks))
@@ -1119,7 +274,7 @@ int runGpuGuard(int Argc, const char **Argv) {
           warning("'" + Glob + "' in Checks (" + Source +
                   ") matches no gpuguard check; see --list-checks");
     }
-    ClangTidyOptions Effective = Provider->getOptions(Path);
+    ClangTidyOptions Effective = Provider.getOptions(Path);
     if (getCheckNames(Effective, false, false).empty()) {
       std::string AllGlobs = Effective.Checks.value_or("");
       llvm::StringRef Globs = AllGlobs;
@@ -1131,22 +286,27 @@ int runGpuGuard(int Argc, const char **Argv) {
     }
     Checkable.push_back(Path);
   }
+  return Checkable;
+}
 
-  frontend::CudaHeaders Headers;
-  Headers.DefaultGpuArch = CudaGpuArch;
+/// The CUDA headers to parse \p Files with: a toolkit, or gpuguard's
+/// bundled headers. False, once the error is printed, when there are none.
+bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
+                     frontend::CudaHeaders &Headers) {
+  Headers.DefaultGpuArch = options::CudaGpuArch;
   Headers.FallbackIncludeDir = frontend::findFallbackHeaders(
-      Argv[0],
+      Argv0,
       llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR").value_or(""));
-  if (!BundledCudaHeaders)
-    Headers.Toolkit = frontend::findCudaToolkit(CudaPath);
-  if (CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&
-      !BundledCudaHeaders) {
-    error("no CUDA toolkit at '" + CudaPath +
+  if (!options::BundledCudaHeaders)
+    Headers.Toolkit = frontend::findCudaToolkit(options::CudaPath);
+  if (options::CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&
+      !options::BundledCudaHeaders) {
+    error("no CUDA toolkit at '" + options::CudaPath +
           "' (no include/cuda.h); fix --cuda-path, or drop it to use an "
           "installed toolkit or the bundled headers");
-    return UsageError;
+    return false;
   }
-  bool AnyCuda = llvm::any_of(Checkable, [&](const std::string &File) {
+  bool AnyCuda = llvm::any_of(Files, [&](const std::string &File) {
     return frontend::isCudaSourcePath(File);
   });
   if (AnyCuda && !Headers.Toolkit) {
@@ -1156,26 +316,24 @@ int runGpuGuard(int Argc, const char **Argv) {
             "from '" +
             Headers.FallbackIncludeDir +
             "'; reinstall gpuguard or pass --cuda-path=<toolkit>");
-      return UsageError;
+      return false;
     }
-    if (!Quiet)
+    if (!options::Quiet)
       note("no CUDA toolkit found ($CUDA_PATH, /usr/local/cuda); parsing "
            "with gpuguard's bundled CUDA headers (pass --cuda-path to use a "
            "toolkit)");
   }
 
-  // Without a `--` at all, the closest compile_commands.json is used.
-  bool AutoDetect = !Underlying && !BareDashDash;
-  frontend::GpuGuardCompilationDatabase Database(
-      std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
-  // nvcc flags dropped unknown, each named once per run, with the output of
-  // the first file in input order whose command holds it.
-  Database.setWarningHandler(
-      [](llvm::StringRef Key, const llvm::Twine &Message) {
-        setupMessage({Key.str(), Message.str()});
-      });
+  return true;
+}
+
+/// The LibTorch flags for files checked without flags; the database uses
+/// them when \p NoFlagsGiven, and they must outlive it.
+std::unique_ptr<frontend::TorchDefaults>
+useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
+                 bool NoFlagsGiven) {
   frontend::TorchDefaults::Options TorchOptions;
-  TorchOptions.UsePch = TorchPch;
+  TorchOptions.UsePch = options::TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
   TorchOptions.ToolVersion = GPUGUARD_VERSION;
   TorchOptions.ClangResourceDir = GPUGUARD_CLANG_RESOURCE_DIR;
@@ -1187,17 +345,91 @@ int runGpuGuard(int Argc, const char **Argv) {
       setupMessage({"torch:" + Text, Text, IsNote});
     };
   };
-  if (!Quiet) {
+  if (!options::Quiet) {
     TorchOptions.Note = Collect(/*IsNote=*/true);
     TorchOptions.Progress = [](const llvm::Twine &Message) { note(Message); };
   }
   TorchOptions.Warn = Collect(/*IsNote=*/false);
-  frontend::TorchDefaults Torch(std::move(TorchOptions));
+  auto Torch =
+      std::make_unique<frontend::TorchDefaults>(std::move(TorchOptions));
   if (NoFlagsGiven)
-    Database.setTorchDefaults(&Torch);
-  else if (TorchPch)
+    Database.setTorchDefaults(Torch.get());
+  else if (options::TorchPch)
     warning("--torch-pch applies only to files checked without flags; "
             "it is ignored with -p or flags after '--'");
+  return Torch;
+}
+
+} // namespace
+
+int runGpuGuard(int Argc, const char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
+  const char *Argv0 = Argv[0];
+  CommandLine Line;
+  if (!parseArguments(Argc, Argv, Line) ||
+      !checkModeOptions(Line.Instrumenting))
+    return UsageError;
+
+  // Printing a finding may switch to its build directory: on a file system
+  // of its own, not the process's working directory the workers share.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS =
+      createOwnFileSystem();
+  bool Failed = false;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider =
+      createOptionsProvider(BaseFS, Failed);
+  if (Failed)
+    return UsageError;
+  bool NoFlagsGiven = options::BuildPath.getNumOccurrences() == 0 &&
+                      (!Line.FixedDatabase || Line.BareDashDash);
+  if (NoFlagsGiven && Line.FixedDatabase)
+    Line.FixedDatabase.reset();
+  std::unique_ptr<CompilationDatabase> Underlying =
+      loadDatabase(std::move(Line.FixedDatabase), Failed);
+  if (Failed)
+    return UsageError;
+
+  InputFiles Inputs;
+  Inputs.Files.assign(options::SourcePaths.begin(), options::SourcePaths.end());
+  std::unique_ptr<output::Reporter> Reporter;
+  if (!options::ListChecks && !options::DumpConfig) {
+    Reporter = createReporter(Argv0, Inputs.Files);
+    if (!Reporter)
+      return UsageError;
+  }
+  if (std::optional<int> Done =
+          chooseInputs(Reporter.get(), Underlying.get(), Inputs))
+    return *Done;
+
+  // What the configuration enables, for the first input (or the working
+  // directory): --list-checks and --dump-config answer from it.
+  std::string FirstPath = makeAbsolute(
+      Inputs.Files.empty() ? "gpuguard-input.cu" : Inputs.Files.front());
+  if (options::ListChecks || options::DumpConfig)
+    return printConfiguration(*Provider, FirstPath);
+  if (Inputs.Files.empty()) {
+    error("no input files; run 'gpuguard <file>... [-- <compile flags>]' or "
+          "'gpuguard -p <build dir>'");
+    return UsageError;
+  }
+  int InputsExit = Success;
+  std::vector<std::string> Checkable =
+      checkableInputs(Inputs, *Provider, InputsExit);
+
+  frontend::CudaHeaders Headers;
+  if (!findCudaHeaders(Argv0, Checkable, Headers))
+    return UsageError;
+  // Without a `--` at all, the closest compile_commands.json is used.
+  bool AutoDetect = !Underlying && !Line.BareDashDash;
+  frontend::GpuGuardCompilationDatabase Database(
+      std::move(Underlying), AutoDetect, Headers, GPUGUARD_CLANG_RESOURCE_DIR);
+  // nvcc flags dropped unknown, each named once per run, with the output of
+  // the first file in input order whose command holds it.
+  Database.setWarningHandler(
+      [](llvm::StringRef Key, const llvm::Twine &Message) {
+        setupMessage({Key.str(), Message.str()});
+      });
+  std::unique_ptr<frontend::TorchDefaults> Torch =
+      useTorchDefaults(Database, NoFlagsGiven);
 
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargetMCs();
@@ -1208,141 +440,22 @@ int runGpuGuard(int Argc, const char **Argv) {
                            /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                            /*EnableModuleHeadersParsing=*/false,
                            /*ExperimentalCustomChecks=*/false);
-  if (Instrumenting) {
+  if (Line.Instrumenting) {
     if (std::optional<std::string> Problem =
-            instrument::prepareOutputDirectory(OutputDirectory)) {
+            instrument::prepareOutputDirectory(options::OutputDirectory)) {
       error(*Problem);
       return UsageError;
     }
   }
-  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
-                           : (Fix || FixErrors) ? FB_Fix
-                                                : FB_NoFix;
-  std::vector<ClangTidyError> AllErrors;
-  unsigned WarningsAsErrorsCount = 0;
-  bool FixesHeldBack = false;
-  // Prints what one file produced. Called in input order, whatever order the
-  // workers finish in, so that the output never depends on -j.
-  llvm::StringSet<> SetupSaid;
-  auto Report = [&](const std::string &File, FileOutcome Outcome) {
-    for (const SetupMessage &Setup : Outcome.Setup)
-      if (SetupSaid.insert(Setup.Key).second)
-        say(Setup);
-    std::vector<ClangTidyError> Errors =
-        Reporter->take(std::move(Outcome.Errors));
-    bool DisableFixes = !Outcome.Parsed && !FixErrors;
-    FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
-    Context.setCurrentFile(File);
-    if (Reporter->wantsEnabledChecks())
-      Reporter->noteEnabledChecks(
-          getCheckNames(Context.getOptionsForFile(File), false, false));
-    if (Reporter->printsText())
-      handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-                   WarningsAsErrorsCount, BaseFS);
-    else
-      WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
-    // In instrument mode, the line about the missing copy says it all.
-    if (!Outcome.Parsed && !Instrumenting) {
-      error("'" + File +
-            "' has compile errors (shown above) and was not fully checked; "
-            "fix them or give its real flags with -p <build dir> or after "
-            "'--'");
-      Raise(InputError);
-    }
-    for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)
-      Message.IsError ? error(Message.Text) : note(Message.Text);
-    Raise(Outcome.Exit);
-    if (!ExportFixes.empty())
-      AllErrors.insert(AllErrors.end(), Errors.begin(), Errors.end());
-  };
-
-  unsigned WorkerCount =
-      Jobs ? Jobs.getValue()
-           : llvm::hardware_concurrency().compute_thread_count();
-  WorkerCount =
-      std::max<unsigned>(1, std::min<size_t>(WorkerCount, Checkable.size()));
-  std::vector<std::unique_ptr<Worker>> Workers;
-  for (unsigned I = 0; I < WorkerCount; ++I)
-    Workers.push_back(std::make_unique<Worker>(Database, Instrumenting));
-  if (WorkerCount == 1) {
-    // Findings are printed file by file, as each file finishes.
-    for (const std::string &File : Checkable)
-      Report(File, Workers.front()->check(File));
-  } else {
-    std::vector<std::optional<FileOutcome>> Outcomes(Checkable.size());
-    std::mutex OutcomesMutex;
-    std::condition_variable OutcomeReady;
-    std::atomic<size_t> NextFile{0};
-    std::vector<llvm::thread> Threads;
-    for (std::unique_ptr<Worker> &W : Workers)
-      // Parsing recurses deeply on large translation units: give each thread
-      // the stack a main thread has.
-      Threads.emplace_back(
-          std::optional<unsigned>(8u << 20), [&, Self = W.get()] {
-            for (size_t I; (I = NextFile++) < Checkable.size();) {
-              FileOutcome Outcome = Self->check(Checkable[I]);
-              {
-                std::lock_guard<std::mutex> Lock(OutcomesMutex);
-                Outcomes[I] = std::move(Outcome);
-              }
-              OutcomeReady.notify_all();
-            }
-          });
-    for (size_t I = 0; I < Checkable.size(); ++I) {
-      std::optional<FileOutcome> Outcome;
-      {
-        std::unique_lock<std::mutex> Lock(OutcomesMutex);
-        OutcomeReady.wait(Lock, [&] { return Outcomes[I].has_value(); });
-        Outcome = std::move(Outcomes[I]);
-        Outcomes[I].reset();
-      }
-      Report(Checkable[I], std::move(*Outcome));
-    }
-    for (llvm::thread &T : Threads)
-      T.join();
-  }
-  for (const std::string &Problem :
-       Reporter->finish([](const llvm::Twine &Message) {
-         if (!Quiet)
-           note(Message);
-       })) {
-    error(Problem);
-    Raise(UsageError);
-  }
-  if (!ExportFixes.empty() &&
-      !writeExportedFixes(ExportFixes, FirstPath, AllErrors))
-    Raise(UsageError);
-
-  if (!Quiet) {
-    ClangTidyStats Stats;
-    for (const std::unique_ptr<Worker> &W : Workers) {
-      const ClangTidyStats &Own = W->suppressed();
-      Stats.ErrorsIgnoredNOLINT += Own.ErrorsIgnoredNOLINT;
-      Stats.ErrorsIgnoredNonUserCode += Own.ErrorsIgnoredNonUserCode;
-      Stats.ErrorsIgnoredLineFilter += Own.ErrorsIgnoredLineFilter;
-      Stats.ErrorsIgnoredCheckFilter += Own.ErrorsIgnoredCheckFilter;
-    }
-    if (Stats.errorsIgnored())
-      note(fmt::format("suppressed {} finding(s): {} by NOLINT, {} in headers "
-                       "outside --header-filter, {} outside --line-filter, {} "
-                       "from disabled checks",
-                       Stats.errorsIgnored(), Stats.ErrorsIgnoredNOLINT,
-                       Stats.ErrorsIgnoredNonUserCode,
-                       Stats.ErrorsIgnoredLineFilter,
-                       Stats.ErrorsIgnoredCheckFilter));
-    if (FixesHeldBack)
-      note("fixes were not applied because of compile errors; pass "
-           "--fix-errors to apply them anyway");
-  }
-  if (WarningsAsErrorsCount) {
-    if (!Quiet)
-      error(fmt::format("{} warning{} treated as error{}",
-                        WarningsAsErrorsCount,
-                        WarningsAsErrorsCount == 1 ? "" : "s",
-                        WarningsAsErrorsCount == 1 ? "" : "s"));
-    Raise(WarningsAsErrors);
-  }
-  return Exit;
+  OutcomePrinter Printer(*Reporter, Context, BaseFS, Line.Instrumenting);
+  Printer.raise(InputsExit);
+  WorkerPool Pool(Database, Line.Instrumenting, options::Jobs,
+                  Checkable.size());
+  Pool.checkAll(Checkable, [&](const std::string &File, FileOutcome Outcome) {
+    Printer.print(File, std::move(Outcome));
+  });
+  Printer.finish(FirstPath, Pool.suppressed());
+  return Printer.exitCode();
 }
 
 } // namespace gpuguard

@@ -1,0 +1,221 @@
+//===--- CheckRunner.cpp - Runs the checks on one file --------------------===//
+
+#include "Driver/CheckRunner.h"
+#include "Instrument/Recorder.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+
+namespace gpuguard {
+namespace {
+
+/// Narrows the AST traversal of the checks (and the parent map some of them
+/// build) to the top-level declarations outside system headers. No check
+/// reports in system headers, and the CUDA and C++ headers are most of a
+/// translation unit: walking them dominated the cost of a run.
+class UserCodeScope : public ASTConsumer {
+public:
+  explicit UserCodeScope(const SourceManager &Sources) : Sources(Sources) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (!Sources.isInSystemHeader(Sources.getExpansionLoc(D->getLocation())))
+        UserDecls.push_back(D);
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Context.setTraversalScope(UserDecls);
+  }
+
+private:
+  const SourceManager &Sources;
+  std::vector<Decl *> UserDecls;
+};
+
+/// Records the quoted includes of the main file for `gpuguard instrument`:
+/// its copy lives elsewhere, so it names them by their absolute paths.
+class QuotedIncludes : public PPCallbacks {
+public:
+  QuotedIncludes(instrument::Recorder &Recorder, const SourceManager &Sources)
+      : Recorder(Recorder), Sources(Sources) {}
+  void InclusionDirective(SourceLocation HashLoc, const Token &IncludeTok,
+                          StringRef FileName, bool IsAngled,
+                          CharSourceRange FilenameRange,
+                          OptionalFileEntryRef File, StringRef SearchPath,
+                          StringRef RelativePath, const Module *SuggestedModule,
+                          bool ModuleImported,
+                          SrcMgr::CharacteristicKind FileType) override {
+    if (IsAngled || !File)
+      return;
+    unsigned Length = Sources.getFileOffset(FilenameRange.getEnd()) -
+                      Sources.getFileOffset(FilenameRange.getBegin());
+    Recorder.addQuotedInclude(Sources, FilenameRange.getBegin(), Length,
+                              File->getName());
+  }
+
+private:
+  instrument::Recorder &Recorder;
+  const SourceManager &Sources;
+};
+
+class TidyActionFactory : public FrontendActionFactory {
+public:
+  TidyActionFactory(ClangTidyContext &Context,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS)
+      : ConsumerFactory(Context, std::move(FS)) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(ConsumerFactory);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy does, so that code hidden from analyzers stays hidden.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // No "N warnings generated" per side: findings are printed once, merged.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    return FrontendActionFactory::runInvocation(
+        std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
+  }
+
+private:
+  class Action : public ASTFrontendAction {
+  public:
+    explicit Action(ClangTidyASTConsumerFactory &Factory) : Factory(Factory) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                   StringRef File) override {
+      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      if (instrument::Recorder *Recorder = instrument::Recorder::active()) {
+        Recorder->noteLanguage(Compiler.getASTContext());
+        Compiler.getPreprocessor().addPPCallbacks(
+            std::make_unique<QuotedIncludes>(*Recorder,
+                                             Compiler.getSourceManager()));
+      }
+      // First, so that the checks' matchers see the narrowed scope.
+      Consumers.push_back(
+          std::make_unique<UserCodeScope>(Compiler.getSourceManager()));
+      Consumers.push_back(Factory.createASTConsumer(Compiler, File));
+      return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+    }
+
+  private:
+    ClangTidyASTConsumerFactory &Factory;
+  };
+
+  ClangTidyASTConsumerFactory ConsumerFactory;
+};
+
+/// One compile command of one file: CUDA files are parsed once per side,
+/// each side a run of its own.
+class SingleCommandDatabase : public CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(CompileCommand Command)
+      : Command(std::move(Command)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(StringRef FilePath) const override {
+    return {Command};
+  }
+
+private:
+  CompileCommand Command;
+};
+
+} // namespace
+
+std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
+                                             bool &Parsed) {
+  ClangTidyDiagnosticConsumer Consumer(Context, nullptr,
+                                       /*RemoveIncompatibleErrors=*/true,
+                                       /*GetFixesFromNotes=*/FixesFromNotes);
+  int Status = 0;
+  // Both sides see the code they share, so each side's suppressions are
+  // counted apart and the file counts the larger of them.
+  ClangTidyStats FileStats;
+  for (const CompileCommand &Command : Database.getCompileCommands(File)) {
+    ClangTidyStats Before = Context.getStats();
+    Status |= runCommand(File, Command, Consumer);
+    const ClangTidyStats &After = Context.getStats();
+    auto Larger = [](unsigned &Into, unsigned Now, unsigned Then) {
+      Into = std::max(Into, Now - Then);
+    };
+    Larger(FileStats.ErrorsIgnoredNOLINT, After.ErrorsIgnoredNOLINT,
+           Before.ErrorsIgnoredNOLINT);
+    Larger(FileStats.ErrorsIgnoredNonUserCode, After.ErrorsIgnoredNonUserCode,
+           Before.ErrorsIgnoredNonUserCode);
+    Larger(FileStats.ErrorsIgnoredLineFilter, After.ErrorsIgnoredLineFilter,
+           Before.ErrorsIgnoredLineFilter);
+    Larger(FileStats.ErrorsIgnoredCheckFilter, After.ErrorsIgnoredCheckFilter,
+           Before.ErrorsIgnoredCheckFilter);
+  }
+  addSuppressed(Suppressed, FileStats);
+  // Both sides of a CUDA file report the findings in code they share; the
+  // consumer sorts and folds identical findings into one.
+  std::vector<ClangTidyError> Errors = Consumer.take();
+  Parsed = Status == 0 && llvm::none_of(Errors, [](const ClangTidyError &E) {
+             return E.DiagLevel == ClangTidyError::Error &&
+                    llvm::StringRef(E.DiagnosticName)
+                        .starts_with("clang-diagnostic-");
+           });
+  return Errors;
+}
+
+int CheckRunner::runCommand(const std::string &File,
+                            const CompileCommand &Command,
+                            ClangTidyDiagnosticConsumer &Consumer) {
+  SingleCommandDatabase Single(Command);
+  ClangTool Tool(Single, {File}, std::make_shared<PCHContainerOperations>(),
+                 BaseFS);
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(
+      [this](const CommandLineArguments &Args, StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore && !Adjusted.empty())
+          Adjusted.insert(Adjusted.begin() + 1, Opts.ExtraArgsBefore->begin(),
+                          Opts.ExtraArgsBefore->end());
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+                          Opts.ExtraArgs->end());
+        return Adjusted;
+      });
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+
+  auto DiagOpts = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine Engine(DiagIDs, *DiagOpts, &Consumer,
+                           /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
+  Tool.setDiagnosticConsumer(&Consumer);
+  TidyActionFactory Factory(Context, BaseFS);
+  return Tool.run(&Factory);
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> createOwnFileSystem() {
+  return llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>(
+      new llvm::vfs::OverlayFileSystem(
+          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+              llvm::vfs::createPhysicalFileSystem().release())));
+}
+
+void addSuppressed(ClangTidyStats &Total, const ClangTidyStats &More) {
+  Total.ErrorsIgnoredNOLINT += More.ErrorsIgnoredNOLINT;
+  Total.ErrorsIgnoredNonUserCode += More.ErrorsIgnoredNonUserCode;
+  Total.ErrorsIgnoredLineFilter += More.ErrorsIgnoredLineFilter;
+  Total.ErrorsIgnoredCheckFilter += More.ErrorsIgnoredCheckFilter;
+}
+
+} // namespace gpuguard

@@ -1,0 +1,68 @@
+//===--- WorkerPool.h - Checks files on several threads ---------*- C++ -*-===//
+///
+/// \file
+/// Checks the files of a run on worker threads, each with its own Clang and
+/// clang-tidy state, and hands their outcomes back in input order, so that
+/// the output never depends on the number of threads. In `gpuguard
+/// instrument`, each worker also writes the instrumented copy of its files.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_DRIVER_WORKERPOOL_H
+#define GPUGUARD_DRIVER_WORKERPOOL_H
+
+#include "Driver/Driver.h"
+#include "Driver/Messages.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuguard {
+
+/// What checking one file produced. Workers fill it in; the main thread
+/// prints it, in input order.
+struct FileOutcome {
+  std::vector<clang::tidy::ClangTidyError> Errors;
+  bool Parsed = true;
+  /// Lines about the file's instrumented copy, printed after its findings.
+  struct Message {
+    bool IsError;
+    std::string Text;
+  };
+  std::vector<Message> InstrumentMessages;
+  /// Printed before the findings, each once per run: the first file in
+  /// input order that has one names it, whatever the number of threads.
+  std::vector<SetupMessage> Setup;
+  int Exit = Success;
+};
+
+class Worker;
+
+/// The threads that check the files of a run.
+class WorkerPool {
+public:
+  /// \p Jobs workers, or one per core when 0, and never more than
+  /// \p FileCount nor fewer than one.
+  WorkerPool(const clang::tooling::CompilationDatabase &Database,
+             bool Instrumenting, unsigned Jobs, size_t FileCount);
+  ~WorkerPool();
+
+  /// Checks \p Files and calls \p Report with each one's outcome, in the
+  /// order of \p Files, on the calling thread.
+  void
+  checkAll(const std::vector<std::string> &Files,
+           llvm::function_ref<void(const std::string &, FileOutcome)> Report);
+
+  /// Findings left out by all workers so far (NOLINT, filters).
+  clang::tidy::ClangTidyStats suppressed() const;
+
+private:
+  std::vector<std::unique_ptr<Worker>> Workers;
+};
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_DRIVER_WORKERPOOL_H
