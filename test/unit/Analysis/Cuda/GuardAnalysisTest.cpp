@@ -151,4 +151,50 @@ TEST(GuardAnalysisTest, PointerArithmeticDereference) {
             Lines({2}));
 }
 
+/// The name the first problem's bound refers to, "<none>" without a bound.
+std::string firstProblemBound(const std::string &Body) {
+  auto Unit = parseCuda("__global__ void kernel(float *out, int n, int m) {\n" +
+                        Body + "\n}\n");
+  if (!Unit)
+    return "";
+  clang::ASTContext &Context = Unit->getASTContext();
+  const clang::FunctionDecl *Function = findFunction(Context, "kernel");
+  ThreadIndexProvenance Provenance(*Function, Context);
+  std::vector<UnguardedAccess> Findings =
+      findUnguardedAccesses(*Function, Context, Provenance, {});
+  if (Findings.empty() || Findings.front().Problems.empty())
+    return "";
+  const IndexProblem &Problem = Findings.front().Problems.front();
+  if (!Problem.Bound)
+    return "<none>";
+  const auto *Ref =
+      llvm::dyn_cast<clang::DeclRefExpr>(Problem.Bound->IgnoreParenImpCasts());
+  return Ref ? Ref->getDecl()->getNameAsString() : "<expr>";
+}
+
+TEST(GuardAnalysisTest, ProblemNamesTheBoundItsGuardComparesWith) {
+  // `i > n` lets i == n through; the bound is the side compared with i,
+  // whichever side that is.
+  EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) + "if (i > n) return;\n"
+                                                         "out[i] = 1;"),
+            "n");
+  EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) + "if (m < i) return;\n"
+                                                         "out[i] = 1;"),
+            "m");
+  // `i + 1` under `i < n`: the guard bounds i, by n.
+  EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) +
+                              "if (i < n) out[i + 1] = 1;"),
+            "n");
+  // A guard kept in a local is read through it.
+  EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) +
+                              "bool inside = i <= n;\n"
+                              "if (inside) out[i] = 1;"),
+            "n");
+  // A guard that compares something else than the index names no bound.
+  EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) +
+                              "if (i + 1 > n + 1) return;\n"
+                              "out[i] = 1;"),
+            "<none>");
+}
+
 } // namespace

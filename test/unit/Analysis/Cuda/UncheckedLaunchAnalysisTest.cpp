@@ -1,0 +1,104 @@
+//===--- UncheckedLaunchAnalysisTest.cpp ----------------------------------===//
+
+#include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
+#include "AnalysisTestSupport.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::test;
+
+namespace {
+
+/// What the analysis finds in `host`, one line per unchecked launch:
+/// "<launch line> sync <line> exit <line>", lines counted from the body's
+/// first line and 0 where there is none.
+std::vector<std::string> uncheckedLaunches(const std::string &Body) {
+  auto Unit = parseCuda(R"(
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef int cudaError_t;
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, unsigned long shared = 0,
+                                 cudaStream_t stream = 0);
+__global__ void kernel(int *p) {}
+cudaError_t cudaGetLastError();
+cudaError_t cudaDeviceSynchronize();
+[[noreturn]] void fail();
+void host(int *p, bool c) {
+)" + Body + "\n}\n");
+  if (!Unit)
+    return {};
+  clang::ASTContext &Context = Unit->getASTContext();
+  const clang::FunctionDecl *Function = findFunction(Context, "host");
+  if (!Function)
+    return {};
+  auto Classify = [](const clang::CallExpr &Call) {
+    const clang::FunctionDecl *Callee = Call.getDirectCallee();
+    if (!Callee || !Callee->getIdentifier())
+      return PendingLaunchEffect::None;
+    if (Callee->getName() == "cudaGetLastError")
+      return PendingLaunchEffect::Check;
+    if (Callee->getName() == "cudaDeviceSynchronize")
+      return PendingLaunchEffect::Synchronize;
+    return PendingLaunchEffect::None;
+  };
+  std::vector<std::string> Result;
+  for (const UncheckedLaunch &Finding :
+       findUncheckedLaunches(*Function, Context, Classify)) {
+    auto Line = [&](clang::SourceLocation Loc) {
+      return Loc.isValid() ? lineInBody(*Function, Loc) : 0;
+    };
+    Result.push_back(
+        std::to_string(Line(Finding.Launch->getBeginLoc())) + " sync " +
+        std::to_string(Finding.Synchronization
+                           ? Line(Finding.Synchronization->getBeginLoc())
+                           : 0) +
+        " exit " + std::to_string(Line(Finding.Exit)));
+  }
+  return Result;
+}
+
+using Findings = std::vector<std::string>;
+
+TEST(UncheckedLaunchAnalysisTest, CheckedLaunch) {
+  EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
+                              "cudaGetLastError();\n"
+                              "cudaDeviceSynchronize();"),
+            Findings());
+}
+
+TEST(UncheckedLaunchAnalysisTest, SynchronisationAndExit) {
+  // The closing brace is line 4: the path leaves there too.
+  EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
+                              "cudaDeviceSynchronize();\n"
+                              "kernel<<<1, 1>>>(p);"),
+            Findings({"1 sync 2 exit 0", "3 sync 0 exit 4"}));
+}
+
+TEST(UncheckedLaunchAnalysisTest, OnePathReturnsUnchecked) {
+  EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
+                              "if (c) return;\n"
+                              "cudaGetLastError();"),
+            Findings({"1 sync 0 exit 2"}));
+}
+
+TEST(UncheckedLaunchAnalysisTest, PathsThatEndAreNotFollowed) {
+  // fail() never returns; a throw leaves for a handler out of sight.
+  EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
+                              "if (c) fail();\n"
+                              "cudaGetLastError();"),
+            Findings());
+}
+
+TEST(UncheckedLaunchAnalysisTest, PendingSetsUniteAtJoins) {
+  // Only the path through the launch carries it to the synchronisation.
+  EXPECT_EQ(uncheckedLaunches("if (c) kernel<<<1, 1>>>(p);\n"
+                              "else cudaGetLastError();\n"
+                              "cudaDeviceSynchronize();\n"
+                              "cudaGetLastError();"),
+            Findings({"1 sync 3 exit 0"}));
+}
+
+} // namespace
