@@ -1,13 +1,12 @@
 //===--- DivByZeroCheck.cpp - cuda-div-by-zero ----------------------------===//
 
 #include "cuda/DivByZeroCheck.h"
-#include "Analysis/Core/FloatConversions.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/NonZeroAnalysis.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/BuiltinVariables.h"
+#include "Instrument/Cuda/DivisionSites.h"
 #include "Instrument/Recorder.h"
-#include "Instrument/SiteSupport.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -159,52 +158,13 @@ void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
                                         ASTContext &Context,
                                         SourceLocation Flagged) {
   instrument::Recorder *R = instrument::Recorder::active();
-  if (!R || instrument::rejectsRuntimeChecks(Function))
+  if (!R || Kind == DivisionKind::Dependent)
     return;
-  const Expr *Divisor = Division.getRHS();
-  if (Kind == DivisionKind::Integer || Kind == DivisionKind::Remainder) {
-    // A zero integer divisor is undefined behaviour: it becomes 1.
-    SourceLocation Loc = Division.getOperatorLoc();
-    if (Loc.isMacroID() || instrument::involvesMacro(*Divisor)) {
-      R->skipSite(Context, Loc);
-      return;
-    }
-    // A constant divisor is known at compile time, and may sit where only
-    // constants may (a template argument, an array bound).
-    if (Divisor->isTypeDependent() || Divisor->isValueDependent() ||
-        !Divisor->getType()->isIntegralOrEnumerationType() ||
-        Divisor->isIntegerConstantExpr(Context))
-      return;
-    int Site =
-        R->addSite(Context, Loc, instrument::SiteKind::NonZeroDivisor, getID(),
-                   quoteSource(Divisor->IgnoreParenImpCasts(), Context),
-                   &Function, Flagged);
-    R->wrap(Context, Site, Divisor,
-            instrument::entryPointCall(instrument::SiteKind::NonZeroDivisor),
-            ", @SITE@)");
-    return;
-  }
-  if (Kind != DivisionKind::FloatingPoint)
-    return;
-  // A floating-point zero divisor gives inf or NaN, which is harmful where it
-  // becomes an integer: that conversion is checked.
-  for (auto [Loc, Value] : conversionsFedBy(Division, *Function.getBody())) {
-    if (Loc.isMacroID() || instrument::involvesMacro(*Value)) {
-      R->skipSite(Context, Loc);
-      continue;
-    }
-    const auto *Builtin = Value->getType()->getAs<BuiltinType>();
-    if (!Builtin || !Builtin->isFloatingPoint() ||
-        Builtin->getKind() == BuiltinType::Half ||
-        Builtin->getKind() == BuiltinType::Float16)
-      continue;
-    int Site = R->addSite(
-        Context, Loc, instrument::SiteKind::FiniteBeforeCast, getID(),
-        quoteSource(Value->IgnoreParenImpCasts(), Context), &Function, Flagged);
-    R->wrap(Context, Site, Value,
-            instrument::entryPointCall(instrument::SiteKind::FiniteBeforeCast),
-            ", @SITE@)");
-  }
+  instrument::addDivisionSites(*R, Division,
+                               Kind == DivisionKind::FloatingPoint
+                                   ? instrument::DivisionSort::FloatingPoint
+                                   : instrument::DivisionSort::Integer,
+                               Function, Context, getID(), Flagged);
 }
 
 void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {

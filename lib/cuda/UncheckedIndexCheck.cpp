@@ -6,8 +6,8 @@
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/GuardAnalysis.h"
 #include "Analysis/Cuda/ThreadIndexProvenance.h"
+#include "Instrument/Cuda/IndexSites.h"
 #include "Instrument/Recorder.h"
-#include "Instrument/SiteSupport.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -180,114 +180,16 @@ void UncheckedIndexCheck::noteDefinition(
         << Variable->getName() << Inputs;
 }
 
-/// A variable or a member of one (`p`, `s.p`, `this->p`): a pointer that
-/// can be read again, unchanged, to find its allocation.
-static bool isNamedPointer(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  while (const auto *Member = dyn_cast<MemberExpr>(E))
-    E = Member->getBase()->IgnoreParenImpCasts();
-  return isa<DeclRefExpr, CXXThisExpr>(E);
-}
-
-std::optional<std::string>
-UncheckedIndexCheck::knownBound(const UnguardedAccess &Finding,
-                                const FunctionDecl &Function,
-                                ASTContext &Context) const {
-  const IndexedAccess &Access = Finding.Access;
-  // A constant array's extent is exact, whatever the guards say.
-  if (const auto *Array = Context.getAsConstantArrayType(
-          Access.Base->IgnoreParenImpCasts()->getType()))
-    return std::to_string(Array->getSize().getZExtValue());
-  if (Finding.Problems.empty())
-    return std::nullopt;
-  // Otherwise the bound the guard compares with, when the guard was meant
-  // for this index: it bounds the index, or the index is it plus a constant
-  // or a launch extent (`i + 1`, `i + blockDim.x` under `i < n`).
-  const IndexProblem &Problem = Finding.Problems.front();
-  if (Problem.Kind != IndexProblemKind::OnePastTheBound &&
-      Problem.Kind != IndexProblemKind::OffsetNotCovered &&
-      Problem.Kind != IndexProblemKind::LaunchExtentOffset)
-    return std::nullopt;
-  llvm::SmallVector<const Expr *, 4> Terms;
-  int64_t IgnoredConstant = 0;
-  flattenSum(Access.Index, Context, Terms, IgnoredConstant);
-  const Expr *Part = stripIndexCasts(Problem.Part);
-  const Expr *Addend =
-      Problem.Addend ? stripIndexCasts(Problem.Addend) : nullptr;
-  if (!llvm::is_contained(Terms, Part) ||
-      llvm::any_of(Terms, [&](const Expr *Term) {
-        return Term != Part && Term != Addend;
-      }))
-    return std::nullopt;
-  // Such arrays hold one element more than the bound of their index.
-  if (!ExtentPlusOneArrays.empty() && ExtentPlusOneRegex.isValid()) {
-    const Expr *Base = Access.Base->IgnoreParenImpCasts();
-    const NamedDecl *Named = nullptr;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
-      Named = Ref->getDecl();
-    else if (const auto *Member = dyn_cast<MemberExpr>(Base))
-      Named = Member->getMemberDecl();
-    if (!Named || !Named->getIdentifier() ||
-        ExtentPlusOneRegex.match(Named->getName()))
-      return std::nullopt;
-  }
-  const Expr *Bound = Problem.Bound;
-  if (!Bound ||
-      !instrument::isStableAt(*Bound, *Access.Access, Function, Context))
-    return std::nullopt;
-  // A bound with an offset of its own (`i < n - 1`) leaves the extent open.
-  llvm::SmallVector<const Expr *, 4> BoundTerms;
-  flattenSum(Bound, Context, BoundTerms, IgnoredConstant);
-  if (BoundTerms.size() != 1 || BoundTerms.front() != stripIndexCasts(Bound))
-    return std::nullopt;
-  return instrument::writtenText(*Bound, Context);
-}
-
 void UncheckedIndexCheck::instrumentAccess(const UnguardedAccess &Finding,
                                            const FunctionDecl &Function,
                                            ASTContext &Context,
                                            SourceLocation Flagged) {
-  instrument::Recorder *R = instrument::Recorder::active();
-  // An index passed to a helper is used there, where other callers pass
-  // other indexes: it is left out.
-  if (!R || Finding.Helper || instrument::rejectsRuntimeChecks(Function))
-    return;
-  const IndexedAccess &Access = Finding.Access;
-  SourceLocation Loc = Access.Access->getBeginLoc();
-  if (instrument::involvesMacro(*Access.Access) ||
-      instrument::involvesMacro(*Access.Index)) {
-    R->skipSite(Context, Loc);
-    return;
-  }
-  // `*(p - i)` reads element -i: neither runtime check applies.
-  if (const auto *Deref = dyn_cast<UnaryOperator>(Access.Access))
-    if (const auto *Difference = dyn_cast<BinaryOperator>(
-            Deref->getSubExpr()->IgnoreParenImpCasts());
-        Difference && Difference->getOpcode() == BO_Sub)
-      return;
-  std::string What = quoteSource(Access.Access, Context);
-  if (std::optional<std::string> Bound =
-          knownBound(Finding, Function, Context)) {
-    int Site = R->addSite(Context, Loc, instrument::SiteKind::IndexBound,
-                          getID(), What, &Function, Flagged);
-    R->wrap(Context, Site, Access.Index,
-            instrument::entryPointCall(instrument::SiteKind::IndexBound),
-            ", " + *Bound + ", @SITE@)");
-    return;
-  }
-  // Else the allocation the pointer points into, if the runtime knows it.
-  const Expr *Base = Access.Base->IgnoreParenImpCasts();
-  if (!Base->getType()->isPointerType() || !isNamedPointer(Base))
-    return;
-  std::optional<std::string> BaseText = instrument::writtenText(*Base, Context);
-  if (!BaseText)
-    return;
-  int Site = R->addSite(Context, Loc, instrument::SiteKind::PointerBound,
-                        getID(), What, &Function, Flagged);
-  R->wrap(Context, Site, Access.Index,
-          instrument::entryPointCall(instrument::SiteKind::PointerBound) +
-              *BaseText + ", ",
-          ", @SITE@)");
+  if (instrument::Recorder *R = instrument::Recorder::active())
+    instrument::addIndexSite(*R, Finding, Function, Context, getID(), Flagged,
+                             ExtentPlusOneArrays.empty() ||
+                                     !ExtentPlusOneRegex.isValid()
+                                 ? nullptr
+                                 : &ExtentPlusOneRegex);
 }
 
 void UncheckedIndexCheck::instrumentUnflagged(

@@ -44,10 +44,9 @@ private:
                      clang::ASTContext &Context);
   void noteDefinition(const clang::VarDecl *Variable,
                       const ThreadIndexProvenance &Provenance);
-  /// In `gpuguard instrument`: checks the index of \p Finding at run time,
-  /// against the bound of its guard or array when one is known, else against
-  /// the runtime's registry of device allocations. \p Flagged is the
-  /// location of the finding's diagnostic, invalid for an unflagged access.
+  /// In `gpuguard instrument`: checks the index of \p Finding at run time
+  /// (Instrument/Cuda/IndexSites.h). \p Flagged is the location of the
+  /// finding's diagnostic, invalid for an unflagged access.
   void instrumentAccess(const UnguardedAccess &Finding,
                         const clang::FunctionDecl &Function,
                         clang::ASTContext &Context,
@@ -58,12 +57,6 @@ private:
       const ThreadIndexProvenance &Provenance,
       const GuardAnalysisOptions &Options,
       const llvm::SmallPtrSetImpl<const clang::Expr *> &Flagged);
-  /// The text of a bound the index of \p Finding must stay below, valid
-  /// where the access is written, if one is known.
-  std::optional<std::string> knownBound(const UnguardedAccess &Finding,
-                                        const clang::FunctionDecl &Function,
-                                        clang::ASTContext &Context) const;
-
   /// Also flag block-local indexes into `__shared__` and local arrays.
   const bool CheckBlockLocalIndexes;
   /// Also flag indexes loaded from memory that no guard validates.
