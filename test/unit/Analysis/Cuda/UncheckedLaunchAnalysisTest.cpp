@@ -92,6 +92,14 @@ TEST(UncheckedLaunchAnalysisTest, PathsThatEndAreNotFollowed) {
             Findings());
 }
 
+TEST(UncheckedLaunchAnalysisTest, SynchronisationBeforeAPathEnds) {
+  // The path ends in fail(), but the synchronisation before it is reached.
+  EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
+                              "cudaDeviceSynchronize();\n"
+                              "fail();"),
+            Findings({"1 sync 2 exit 0"}));
+}
+
 TEST(UncheckedLaunchAnalysisTest, PendingSetsUniteAtJoins) {
   // Only the path through the launch carries it to the synchronisation.
   EXPECT_EQ(uncheckedLaunches("if (c) kernel<<<1, 1>>>(p);\n"
