@@ -1407,10 +1407,8 @@ private:
       if (const VarDecl *Var = localVar(E))
         return Var;
       std::optional<TensorCall> Call = getTensorCall(E);
-      if (!Call || !Call->Self ||
-          !llvm::is_contained({"slice", "narrow", "select", "view", "transpose",
-                               "t", "unsqueeze", "squeeze", "diagonal"},
-                              Call->Name))
+      if (!Call || !Call->Self || !isViewOp(Call->Name) ||
+          hasOpTraits(Call->Name, MayCopy))
         return nullptr;
       // `t[mask]` indexes with a tensor and gives a copy.
       if (llvm::any_of(Call->Args, [](const Expr *Arg) {

@@ -75,6 +75,10 @@ enum OpTrait : unsigned {
   /// Elementwise over its operands broadcast together, for an op that
   /// PyTorch's data does not mark so (aliases, composites).
   Elementwise = 1u << 11,
+  /// Its schema says it returns a view of `self`, but it copies when the
+  /// strides do not allow one (reshape, contiguous): a write through its
+  /// result need not reach `self`.
+  MayCopy = 1u << 12,
   /// A copy: the same elements, shape and kind.
   Copy = SameElements | SameShape | KeepsKind | KeepsFinite,
 };

@@ -128,6 +128,9 @@ TEST(TorchOpsTest, TraitsComeFromOneRowPerOp) {
   EXPECT_TRUE(hasOpTraits("requires_grad_", Copy));
   EXPECT_EQ(opTraits("requires_grad"), 0u);
   EXPECT_EQ(opTraits("not_an_op"), 0u);
+  // Views by their schema that copy when they must.
+  EXPECT_TRUE(isViewOp("reshape") && hasOpTraits("reshape", MayCopy));
+  EXPECT_TRUE(isViewOp("select") && !hasOpTraits("select", MayCopy));
 }
 
 } // namespace
