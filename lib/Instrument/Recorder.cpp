@@ -76,6 +76,27 @@ std::string entryPointCall(SiteKind Kind) {
   return (RuntimeNamespace + Function + "(").str();
 }
 
+std::string hookCall(RuntimeHook Hook) {
+  StringRef Function;
+  switch (Hook) {
+#define GPUGUARD_HOOK(Name)                                                    \
+  case RuntimeHook::Name:                                                      \
+    Function = #Name;                                                          \
+    break;
+#include "gpuguard/hooks.def"
+  }
+  return (RuntimeNamespace + Function + "(").str();
+}
+
+bool hasRuntimeWrapper(StringRef Name) {
+  return llvm::is_contained(
+      {
+#define GPUGUARD_CUDA_WRAPPER(Function) StringRef(#Function),
+#include "gpuguard/hooks.def"
+      },
+      Name);
+}
+
 uint64_t fileKey(StringRef Path) {
   uint64_t Hash = 0xcbf29ce484222325ULL;
   for (unsigned char C : Path) {

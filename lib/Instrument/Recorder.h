@@ -52,6 +52,19 @@ bool isTorchKind(SiteKind Kind);
 /// "::gpuguard::rt::checkIndex(".
 std::string entryPointCall(SiteKind Kind);
 
+/// The runtime's calls outside any site (runtime/include/gpuguard/hooks.def).
+enum class RuntimeHook {
+#define GPUGUARD_HOOK(Name) Name,
+#include "gpuguard/hooks.def"
+};
+
+/// `::gpuguard::rt::<hook>(`, what the inserted code calls.
+std::string hookCall(RuntimeHook Hook);
+
+/// True when the runtime has a drop-in wrapper for the CUDA runtime
+/// function \p Name (cudaMalloc, cudaDeviceSynchronize, ...).
+bool hasRuntimeWrapper(llvm::StringRef Name);
+
 /// A site as the runtime reports it.
 struct Site {
   std::string Check;

@@ -335,11 +335,7 @@ void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
       !Callee->getIdentifier() ||
       !Callee->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
       !SM.isInSystemHeader(Callee->getLocation()) ||
-      !llvm::is_contained({"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync",
-                           "cudaFree", "cudaFreeAsync", "cudaDeviceSynchronize",
-                           "cudaStreamSynchronize", "cudaEventSynchronize",
-                           "cudaMemcpy"},
-                          Callee->getName()))
+      !instrument::hasRuntimeWrapper(Callee->getName()))
     return;
   // The name as the file spells it: directly, or in the argument of a macro
   // (`CUDA_CHECK(cudaMalloc(&p, n))`); never in a macro's own definition.
@@ -377,7 +373,8 @@ void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
       instrument::involvesMacro(Call))
     return;
   R->wrapAlways(Context, Object,
-                (instrument::RuntimeNamespace + "tensorMemory(").str(), ")");
+                instrument::hookCall(instrument::RuntimeHook::tensorMemory),
+                ")");
 }
 
 void UncheckedApiCallCheck::refreshRegistryBefore(
@@ -387,9 +384,10 @@ void UncheckedApiCallCheck::refreshRegistryBefore(
       instrument::involvesMacro(Launch))
     return;
   // A comma expression keeps the launch's own (void) value.
-  R->wrapAlways(Context, &Launch,
-                ("(" + instrument::RuntimeNamespace + "beforeLaunch(), ").str(),
-                ")");
+  R->wrapAlways(
+      Context, &Launch,
+      "(" + instrument::hookCall(instrument::RuntimeHook::beforeLaunch) + "), ",
+      ")");
 }
 
 } // namespace gpuguard::cuda

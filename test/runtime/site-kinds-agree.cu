@@ -25,6 +25,9 @@
 // CHECK-NEXT: FiniteBeforeCast [[#FINITE_BEFORE_CAST:]] [[FINITE_BEFORE_CAST_CALL:.*]]
 // CHECK-NEXT: ApiResult [[#API_RESULT:]] [[API_RESULT_CALL:.*]]
 // CHECK-NEXT: KernelLaunch [[#KERNEL_LAUNCH:]] [[KERNEL_LAUNCH_CALL:.*]]
+// CHECK: hook [[TENSOR_MEMORY_CALL:.*]]
+// CHECK-NEXT: hook [[BEFORE_LAUNCH_CALL:.*]]
+// CHECK-NEXT: wrapper [[MALLOC_WRAPPER:.*cudaMalloc]]
 
 // CHECK: static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {
 // CHECK-NEXT: {{.*}}, "cuda-unchecked-index", [[#INDEX_BOUND]], -1, "out[i]"},
@@ -57,7 +60,7 @@ __global__ void kernel(float *out, const float *in, int n, int d, float x) {
 void host(float *out, const float *in, int n) {
   float *p;
   cudaMalloc(&p, 4);
-// CHECK: [[API_RESULT_CALL]]::gpuguard::rt::cudaMalloc(&p, 4), {{.*}});
+// CHECK: [[API_RESULT_CALL]][[MALLOC_WRAPPER]](&p, 4), {{.*}});
   kernel<<<1, 1>>>(out, in, n, 1, 0.0f);
-// CHECK: {{.*}}kernel<<<1, 1>>>(out, in, n, 1, 0.0f), [[KERNEL_LAUNCH_CALL]]{{.*}}));
+// CHECK: ([[BEFORE_LAUNCH_CALL]]), (kernel<<<1, 1>>>(out, in, n, 1, 0.0f), [[KERNEL_LAUNCH_CALL]]{{.*}}));
 }

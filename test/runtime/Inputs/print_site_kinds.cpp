@@ -32,5 +32,17 @@ int main() {
                 static_cast<unsigned>(::gpuguard::rt::Name), #EntryPoint);     \
   }
 #include <gpuguard/site_kinds.def>
+  // The calls outside the sites: only that the runtime declares each.
+#define GPUGUARD_HOOK(Name)                                                    \
+  {                                                                            \
+    using ::gpuguard::rt::Name;                                                \
+    std::printf("hook ::gpuguard::rt::%s(\n", #Name);                          \
+  }
+#define GPUGUARD_CUDA_WRAPPER(Name)                                            \
+  {                                                                            \
+    using ::gpuguard::rt::Name;                                                \
+    std::printf("wrapper ::gpuguard::rt::%s\n", #Name);                        \
+  }
+#include <gpuguard/hooks.def>
   return 0;
 }
