@@ -239,7 +239,9 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
         return classify(Call, Context);
       });
   for (const UncheckedLaunch &Finding : Findings) {
-    if (!Finding.Synchronization &&
+    // A synchronisation followed by a check is checked: the check still
+    // sees the faults the synchronisation surfaced.
+    if (!Finding.UncheckedAfterSynchronization &&
         (!RequireCheckBeforeReturn || Finding.Exit.isInvalid()))
       continue;
     const CUDAKernelCallExpr *Launch = Finding.Launch;
@@ -249,7 +251,7 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
         << displayedCallee(*Launch, Context)
         << Launch->getCallee()->getSourceRange();
     instrumentLaunch(*Launch, Context, Loc);
-    if (Finding.Synchronization)
+    if (Finding.UncheckedAfterSynchronization && Finding.Synchronization)
       diag(fileLoc(Finding.Synchronization->getBeginLoc(), Context),
            "the kernel's errors surface here instead, in the result of '%0'",
            DiagnosticIDs::Note)

@@ -3,8 +3,8 @@
 /// \file
 /// Flags CUDA errors that nobody reads: a `cudaError_t` or `CUresult` returned
 /// by a call and dropped, and a kernel launch (`k<<<grid, block>>>(...)`) that
-/// no `cudaGetLastError()` or `cudaPeekAtLastError()` checks before the next
-/// synchronising call or the end of the function.
+/// no `cudaGetLastError()` or `cudaPeekAtLastError()` checks before the
+/// function ends.
 ///
 /// Both hide where a fault happened: an asynchronous kernel error surfaces at a
 /// later, unrelated call, or nowhere. The reasoning lives in

@@ -17,7 +17,16 @@ namespace gpuguard {
 
 namespace {
 
-using PendingSet = llvm::SmallVector<const CUDAKernelCallExpr *, 2>;
+/// A launch not yet checked on some path, and whether that path has passed a
+/// synchronising call since, where the launch's faults surfaced.
+struct PendingLaunch {
+  const CUDAKernelCallExpr *Launch;
+  bool Synchronized;
+  bool operator==(const PendingLaunch &Other) const {
+    return Launch == Other.Launch && Synchronized == Other.Synchronized;
+  }
+};
+using PendingSet = llvm::SmallVector<PendingLaunch, 2>;
 
 /// The ForwardDataflow domain: the launches pending on some path, united at
 /// joins. Findings are recorded only once the fixed point is reached, so
@@ -48,6 +57,8 @@ private:
   /// Applies one statement; returns false when the path ends there.
   bool transfer(const Stmt *S, PendingSet &Pending);
   void recordExit(const CFGBlock &Block, const PendingSet &Pending);
+  /// Where a path leaves the function with \p Pending unchecked.
+  void recordEnd(const PendingSet &Pending);
   bool isEarlier(SourceLocation A, SourceLocation B) const;
   UncheckedLaunch &findingFor(const CUDAKernelCallExpr *Launch);
 
@@ -72,8 +83,9 @@ UncheckedLaunch &LaunchDataflow::findingFor(const CUDAKernelCallExpr *Launch) {
 
 bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
-    if (!llvm::is_contained(Pending, Launch))
-      Pending.push_back(Launch);
+    PendingLaunch Fresh{Launch, /*Synchronized=*/false};
+    if (!llvm::is_contained(Pending, Fresh))
+      Pending.push_back(Fresh);
     return true;
   }
   // A throw leaves the normal flow, and whoever catches is out of sight.
@@ -91,20 +103,36 @@ bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
   case PendingLaunchEffect::Check:
     Pending.clear();
     break;
-  case PendingLaunchEffect::Synchronize:
+  case PendingLaunchEffect::Synchronize: {
     if (Record)
-      for (const CUDAKernelCallExpr *Launch : Pending) {
-        UncheckedLaunch &Finding = findingFor(Launch);
+      for (const PendingLaunch &Entry : Pending) {
+        UncheckedLaunch &Finding = findingFor(Entry.Launch);
         if (!Finding.Synchronization ||
             isEarlier(Call->getBeginLoc(),
                       Finding.Synchronization->getBeginLoc()))
           Finding.Synchronization = Call;
       }
-    // The faults have surfaced here; later synchronisations add nothing.
-    Pending.clear();
+    // The faults surface in its result, and also stay the thread's last
+    // error: a check after it still sees them.
+    PendingSet Synchronized;
+    for (PendingLaunch Entry : Pending) {
+      Entry.Synchronized = true;
+      if (!llvm::is_contained(Synchronized, Entry))
+        Synchronized.push_back(Entry);
+    }
+    Pending = std::move(Synchronized);
     break;
   }
+  }
   return true;
+}
+
+void LaunchDataflow::recordEnd(const PendingSet &Pending) {
+  if (!Record)
+    return;
+  for (const PendingLaunch &Entry : Pending)
+    if (Entry.Synchronized)
+      findingFor(Entry.Launch).UncheckedAfterSynchronization = true;
 }
 
 void LaunchDataflow::recordExit(const CFGBlock &Block,
@@ -124,18 +152,19 @@ void LaunchDataflow::recordExit(const CFGBlock &Block,
     Loc = Function.getBody()->getEndLoc();
   if (Loc.isInvalid())
     return;
-  for (const CUDAKernelCallExpr *Launch : Pending) {
-    UncheckedLaunch &Finding = findingFor(Launch);
+  for (const PendingLaunch &Entry : Pending) {
+    UncheckedLaunch &Finding = findingFor(Entry.Launch);
     if (Finding.Exit.isInvalid() || isEarlier(Loc, Finding.Exit))
       Finding.Exit = Loc;
   }
+  recordEnd(Pending);
 }
 
 bool LaunchDataflow::join(PendingSet &Into, const PendingSet &Incoming) {
   bool Grew = false;
-  for (const CUDAKernelCallExpr *Launch : Incoming)
-    if (!llvm::is_contained(Into, Launch)) {
-      Into.push_back(Launch);
+  for (const PendingLaunch &Entry : Incoming)
+    if (!llvm::is_contained(Into, Entry)) {
+      Into.push_back(Entry);
       Grew = true;
     }
   return Grew;

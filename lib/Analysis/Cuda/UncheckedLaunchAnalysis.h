@@ -6,11 +6,13 @@
 /// a synchronising call or out of the function.
 ///
 /// The state is the set of launches still pending. A launch adds itself; a
-/// call that checks the last error clears the set; a synchronising call is
-/// where the pending launches' faults would surface, so it records them and
-/// clears the set. At a join the pending sets are united. Paths that end in a
-/// no-return call or a throw are not followed out of the function. Which
-/// calls check and which synchronise is the caller's decision.
+/// call that checks the last error clears the set. A synchronising call is
+/// where the pending launches' faults surface: it is recorded, and the
+/// launches stay pending, marked as synchronised, since a failed call also
+/// leaves its error as the thread's last error for a later check to see.
+/// At a join the pending sets are united. Paths that end in a no-return call
+/// or a throw are not followed out of the function. Which calls check and
+/// which synchronise is the caller's decision.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +51,10 @@ struct UncheckedLaunch {
   /// the launch unchecked: a return statement, or the closing brace. Invalid
   /// when no path does.
   clang::SourceLocation Exit;
+  /// Some path passes a synchronising call with the launch unchecked and then
+  /// leaves the function without a check: the launch's faults surfaced in a
+  /// result nobody read as the launch's, and no check saw them after.
+  bool UncheckedAfterSynchronization = false;
 };
 
 /// Runs the analysis on the body of \p Function, in source order of the

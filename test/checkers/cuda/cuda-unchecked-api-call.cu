@@ -246,6 +246,35 @@ void launchCheckForms(float *d, int n, cudaStream_t s) {
   CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
+// A check after a synchronisation still sees what the synchronisation
+// surfaced: a failed call leaves its error as the thread's last error.
+void launchSyncThenChecked(float *d, int n) {
+  scale<<<1, 256>>>(d, n);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkLastLaunch("scale");
+  scale<<<1, 256>>>(d, n);
+  cudaStreamSynchronize(0);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaStreamSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void launchSyncThenCheckedOnOneBranch(float *d, int n, bool debug) {
+  scale<<<1, 256>>>(d, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  CUDA_CHECK(cudaDeviceSynchronize());
+  // CHECK-NOTES: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  if (debug)
+    checkLastLaunch("scale");
+}
+
+// A path that ends the process after a synchronisation is not followed, as
+// any path into a call that never returns: here a check macro's own exit.
+void launchSyncThenExit(float *d, int n) {
+  scale<<<1, 256>>>(d, n);
+  CUDA_CHECK(cudaFree(d));
+  exit(0);
+}
+
 void launchThenDroppedHelperResult(float *d, int n) {
   scale<<<1, 256>>>(d, n);
   lastLaunchError();
@@ -327,13 +356,25 @@ void launchesInALoopCheckedAfterIt(float **d, int batches, int n) {
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+// The check after the synchronisation in the same iteration sees the launch's
+// error: it stays the last error until read.
 void launchAndSyncInALoop(float **d, int batches, int n, cudaStream_t s) {
+  for (int b = 0; b < batches; ++b) {
+    scale<<<1, 256, 0, s>>>(d[b], n);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+void launchAndSyncInALoopCheckedOnce(float **d, int batches, int n,
+                                     cudaStream_t s) {
   for (int b = 0; b < batches; ++b) {
     scale<<<1, 256, 0, s>>>(d[b], n);
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
     CUDA_CHECK(cudaStreamSynchronize(s));
     // CHECK-NOTES: :[[@LINE-1]]:16: note: the kernel's errors surface here instead, in the result of 'cudaStreamSynchronize'
-    CUDA_CHECK(cudaGetLastError());
+    if (b == 0)
+      CUDA_CHECK(cudaGetLastError());
   }
 }
 

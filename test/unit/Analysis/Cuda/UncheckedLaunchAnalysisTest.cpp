@@ -11,7 +11,8 @@ namespace {
 
 /// What the analysis finds in `host`, one line per unchecked launch:
 /// "<launch line> sync <line> exit <line>", lines counted from the body's
-/// first line and 0 where there is none.
+/// first line and 0 where there is none, then " then-unchecked" when a path
+/// ends unchecked after the synchronisation.
 std::vector<std::string> uncheckedLaunches(const std::string &Body) {
   auto Unit = parseCuda(R"(
 struct dim3 {
@@ -55,7 +56,8 @@ void host(int *p, bool c) {
         std::to_string(Finding.Synchronization
                            ? Line(Finding.Synchronization->getBeginLoc())
                            : 0) +
-        " exit " + std::to_string(Line(Finding.Exit)));
+        " exit " + std::to_string(Line(Finding.Exit)) +
+        (Finding.UncheckedAfterSynchronization ? " then-unchecked" : ""));
   }
   return Result;
 }
@@ -74,7 +76,7 @@ TEST(UncheckedLaunchAnalysisTest, SynchronisationAndExit) {
   EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
                               "cudaDeviceSynchronize();\n"
                               "kernel<<<1, 1>>>(p);"),
-            Findings({"1 sync 2 exit 0", "3 sync 0 exit 4"}));
+            Findings({"1 sync 2 exit 4 then-unchecked", "3 sync 0 exit 4"}));
 }
 
 TEST(UncheckedLaunchAnalysisTest, OnePathReturnsUnchecked) {
@@ -93,20 +95,31 @@ TEST(UncheckedLaunchAnalysisTest, PathsThatEndAreNotFollowed) {
 }
 
 TEST(UncheckedLaunchAnalysisTest, SynchronisationBeforeAPathEnds) {
-  // The path ends in fail(), but the synchronisation before it is reached.
+  // The synchronisation before fail() is reached; the path is not followed
+  // out of the function.
   EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
                               "cudaDeviceSynchronize();\n"
                               "fail();"),
             Findings({"1 sync 2 exit 0"}));
 }
 
+TEST(UncheckedLaunchAnalysisTest, CheckAfterSynchronisation) {
+  // The faults the synchronisation surfaced are still the last error.
+  EXPECT_EQ(uncheckedLaunches("kernel<<<1, 1>>>(p);\n"
+                              "cudaDeviceSynchronize();\n"
+                              "cudaGetLastError();"),
+            Findings({"1 sync 2 exit 0"}));
+}
+
 TEST(UncheckedLaunchAnalysisTest, PendingSetsUniteAtJoins) {
-  // Only the path through the launch carries it to the synchronisation.
+  // Only the path through the launch carries it to the synchronisation,
+  // and past it to the return.
   EXPECT_EQ(uncheckedLaunches("if (c) kernel<<<1, 1>>>(p);\n"
                               "else cudaGetLastError();\n"
                               "cudaDeviceSynchronize();\n"
+                              "if (c) return;\n"
                               "cudaGetLastError();"),
-            Findings({"1 sync 3 exit 0"}));
+            Findings({"1 sync 3 exit 4 then-unchecked"}));
 }
 
 } // namespace
