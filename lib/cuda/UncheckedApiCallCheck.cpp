@@ -28,7 +28,8 @@ UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
       AllowVoidCast(Options.get("AllowVoidCast", true)),
       CheckedReturnTypesOption(
           Options.get("CheckedReturnTypes", DefaultStatusTypes)),
-      RequireCheckBeforeReturn(Options.get("RequireCheckBeforeReturn", true)) {
+      RequireCheckBeforeReturn(Options.get("RequireCheckBeforeReturn", true)),
+      CheckTeardownResults(Options.get("CheckTeardownResults", false)) {
   CheckedFunctions =
       tidy::utils::options::parseStringList(CheckedFunctionsOption);
   CheckedReturnTypes =
@@ -41,6 +42,7 @@ void UncheckedApiCallCheck::storeOptions(
   Options.store(Opts, "AllowVoidCast", AllowVoidCast);
   Options.store(Opts, "CheckedReturnTypes", CheckedReturnTypesOption);
   Options.store(Opts, "RequireCheckBeforeReturn", RequireCheckBeforeReturn);
+  Options.store(Opts, "CheckTeardownResults", CheckTeardownResults);
 }
 
 void UncheckedApiCallCheck::onStartOfTranslationUnit() {
@@ -129,14 +131,17 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
   StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
   if (Status.empty())
     return;
-  if (isHandled(Call, Context)) {
+  StringRef Api = canonicalApiName(calleeName(Call));
+  // A release that fails is seldom worth a report; a kernel fault it would
+  // surface is the launch's finding.
+  bool Teardown = !CheckTeardownResults && isTeardownApi(Api);
+  if (Teardown || isHandled(Call, Context)) {
     if (instrument::Recorder *R = instrument::Recorder::active();
         R && R->instrumentsUnflagged() &&
         getResultUse(Call, Context) != ResultUse::Used)
       instrumentStatus(Call, Context, SourceLocation());
     return;
   }
-  StringRef Api = canonicalApiName(calleeName(Call));
   StringRef Message = "the '%0' result of '%1' is discarded";
   if (isLastErrorQuery(Api))
     Message = "the '%0' result of '%1' is discarded, so the launch error it "

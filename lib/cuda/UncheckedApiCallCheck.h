@@ -89,6 +89,8 @@ private:
   /// A launch must be checked before the function returns, not only before
   /// a synchronising call.
   const bool RequireCheckBeforeReturn;
+  /// Also report the dropped results of frees and destroys.
+  const bool CheckTeardownResults;
 
   /// Per translation unit: the functions already analysed for launches, and
   /// which callees check the last error in their visible body.

@@ -129,6 +129,29 @@ bool isSynchronizingApi(llvm::StringRef Name) {
       .Default(false);
 }
 
+bool isTeardownApi(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      // Runtime API.
+      .Cases({"cudaFree", "cudaFreeHost", "cudaFreeArray",
+              "cudaFreeMipmappedArray", "cudaFreeAsync", "cudaHostUnregister",
+              "cudaIpcCloseMemHandle", "cudaMemPoolDestroy"},
+             true)
+      .Cases({"cudaEventDestroy", "cudaStreamDestroy", "cudaGraphDestroy",
+              "cudaGraphExecDestroy", "cudaDestroyTextureObject",
+              "cudaDestroySurfaceObject", "cudaDeviceReset"},
+             true)
+      // Driver API.
+      .Cases({"cuMemFree", "cuMemFreeHost", "cuMemFreeAsync",
+              "cuMemHostUnregister", "cuMemRelease", "cuMemUnmap",
+              "cuMemAddressFree", "cuArrayDestroy"},
+             true)
+      .Cases({"cuEventDestroy", "cuStreamDestroy", "cuCtxDestroy",
+              "cuModuleUnload", "cuTexObjectDestroy", "cuSurfObjectDestroy",
+              "cuGraphDestroy", "cuGraphExecDestroy"},
+             true)
+      .Default(false);
+}
+
 bool isLastErrorQuery(llvm::StringRef Name) {
   return Name == "cudaGetLastError" || Name == "cudaPeekAtLastError";
 }

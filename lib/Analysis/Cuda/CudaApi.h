@@ -59,6 +59,12 @@ llvm::StringRef canonicalApiName(llvm::StringRef Name);
 /// and their driver API counterparts. \p Name is canonical.
 bool isSynchronizingApi(llvm::StringRef Name);
 
+/// True for the API functions that release what an earlier call made: frees,
+/// destroys, unregistrations, `cudaDeviceReset`. Their failures are about the
+/// release itself, and teardown code rarely checks them. \p Name is
+/// canonical.
+bool isTeardownApi(llvm::StringRef Name);
+
 /// True for `cudaGetLastError` and `cudaPeekAtLastError`, which return the
 /// error of the last kernel launch. \p Name is canonical.
 bool isLastErrorQuery(llvm::StringRef Name);
