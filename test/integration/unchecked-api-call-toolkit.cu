@@ -3,9 +3,11 @@
 // `extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI`, and macros
 // rename some of them (cuMemFree_v2, and with per-thread default streams,
 // cudaMemcpy_ptds): findings name the functions as they are written.
+// Teardown results are checked here (CheckTeardownResults), so that the
+// renamed cuMemFree_v2 shows.
 // REQUIRES: cuda-toolkit
-// RUN: %check_gpuguard %s cuda-unchecked-api-call %t -- --cuda-path=%cuda_path --
-// RUN: %check_gpuguard %s cuda-unchecked-api-call %t.ptds -- --cuda-path=%cuda_path -- -DCUDA_API_PER_THREAD_DEFAULT_STREAM
+// RUN: %check_gpuguard %s cuda-unchecked-api-call %t -- --cuda-path=%cuda_path --config="{CheckOptions: {cuda-unchecked-api-call.CheckTeardownResults: true}}" --
+// RUN: %check_gpuguard %s cuda-unchecked-api-call %t.ptds -- --cuda-path=%cuda_path --config="{CheckOptions: {cuda-unchecked-api-call.CheckTeardownResults: true}}" -- -DCUDA_API_PER_THREAD_DEFAULT_STREAM
 
 #include <cstdio>
 #include <cstdlib>
