@@ -100,6 +100,11 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
                     "-include", "__gpuguard_cuda_fallback.h"});
     }
   }
+  if (Toolkit && !Toolkit->CcclIncludeDir.empty() &&
+      !hasArg(Args, "-nocudainc")) {
+    Added.push_back("-isystem");
+    Added.push_back(Toolkit->CcclIncludeDir);
+  }
   if (!hasArg(Args, "-nocudalib"))
     Added.push_back("-nocudalib");
   if (!hasArgPrefix(Args, "--cuda-gpu-arch") &&

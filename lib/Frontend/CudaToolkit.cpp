@@ -29,6 +29,10 @@ std::optional<CudaToolkit> readCudaToolkit(llvm::StringRef Path) {
       Toolkit.Minor = (Version % 1000) / 10;
     }
   }
+  llvm::SmallString<256> Cccl(Path);
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  if (llvm::sys::fs::is_directory(Cccl))
+    Toolkit.CcclIncludeDir = std::string(Cccl);
   return Toolkit;
 }
 

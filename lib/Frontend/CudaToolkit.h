@@ -22,6 +22,10 @@ struct CudaToolkit {
   std::string Path;
   unsigned Major = 0; ///< 0 when cuda.h does not say.
   unsigned Minor = 0;
+  /// include/cccl, where CUDA 13 keeps libcu++, CUB and Thrust: nvcc adds it
+  /// as a system include (bin/nvcc.profile), Clang does not. Empty when the
+  /// toolkit has none (CUDA 12 keeps them in include/).
+  std::string CcclIncludeDir;
 };
 
 /// Reads the toolkit at \p Path, or std::nullopt when \p Path has no

@@ -53,6 +53,22 @@ TEST(CompileCommandsTest, CudaFilesAreParsedOncePerSide) {
   }
 }
 
+TEST(CompileCommandsTest, Cuda13CcclHeadersAreSystemIncludes) {
+  CudaHeaders Headers = toolkit(13, 0);
+  Headers.Toolkit->CcclIncludeDir = "/opt/cuda/include/cccl";
+  auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"), Headers,
+                                  "/res");
+  for (const CompileCommand &C : Out) {
+    auto At = llvm::find(C.CommandLine, "/opt/cuda/include/cccl");
+    ASSERT_NE(At, C.CommandLine.end());
+    EXPECT_EQ(*std::prev(At), "-isystem");
+  }
+  // A toolkit without include/cccl (CUDA 12) adds none.
+  auto Twelve = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
+                                     toolkit(12, 4), "/res");
+  EXPECT_FALSE(has(Twelve[0], "-isystem"));
+}
+
 TEST(CompileCommandsTest, NewerToolkitsAreParsedAsTheNewestKnown) {
   auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
                                   toolkit(13, 0), "/res");
