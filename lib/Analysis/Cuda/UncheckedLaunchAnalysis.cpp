@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
 #include "Analysis/Core/ForwardDataflow.h"
+#include "Analysis/Core/KnownCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -94,8 +95,7 @@ bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
   const auto *Call = dyn_cast<CallExpr>(S);
   if (!Call)
     return true;
-  if (const FunctionDecl *Callee = Call->getDirectCallee();
-      Callee && Callee->isNoReturn())
+  if (isNoReturnCall(Call))
     return false;
   switch (Classify(*Call)) {
   case PendingLaunchEffect::None:
