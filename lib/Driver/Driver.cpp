@@ -297,6 +297,8 @@ bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
   Headers.FallbackIncludeDir = frontend::findFallbackHeaders(
       Argv0,
       llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR").value_or(""));
+  Headers.NvccCompatHeader =
+      frontend::nvccCompatHeader(Headers.FallbackIncludeDir);
   if (!options::BundledCudaHeaders)
     Headers.Toolkit = frontend::findCudaToolkit(options::CudaPath);
   if (options::CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&

@@ -105,6 +105,11 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
     Added.push_back("-isystem");
     Added.push_back(Toolkit->CcclIncludeDir);
   }
+  if (Toolkit && !Headers.NvccCompatHeader.empty() &&
+      !hasArg(Args, "-nocudainc")) {
+    Added.push_back("-include");
+    Added.push_back(Headers.NvccCompatHeader);
+  }
   if (!hasArg(Args, "-nocudalib"))
     Added.push_back("-nocudalib");
   if (!hasArgPrefix(Args, "--cuda-gpu-arch") &&

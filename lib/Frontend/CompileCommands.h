@@ -33,6 +33,9 @@ namespace gpuguard::frontend {
 struct CudaHeaders {
   std::optional<CudaToolkit> Toolkit; ///< Empty: use the bundled headers.
   std::string FallbackIncludeDir;
+  /// Force-included with a toolkit: what nvcc declares and Clang's CUDA
+  /// wrapper does not (host min/max, cache-hinted stores, ...). Empty: none.
+  std::string NvccCompatHeader;
   std::string DefaultGpuArch = "sm_80";
 };
 

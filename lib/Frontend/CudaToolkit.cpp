@@ -76,4 +76,13 @@ std::string findFallbackHeaders(const char *Argv0, llvm::StringRef Override) {
   return std::string(Dir);
 }
 
+std::string nvccCompatHeader(llvm::StringRef FallbackIncludeDir) {
+  llvm::SmallString<256> Path(FallbackIncludeDir);
+  llvm::sys::path::remove_filename(Path);
+  llvm::sys::path::append(Path, "compat", "__gpuguard_nvcc_compat.h");
+  if (!llvm::sys::fs::exists(Path))
+    return "";
+  return std::string(Path);
+}
+
 } // namespace gpuguard::frontend

@@ -44,6 +44,10 @@ std::vector<std::string> cudaSearchPaths();
 /// in `../share/gpuguard/cuda-fallback/include`, or \p Override.
 std::string findFallbackHeaders(const char *Argv0, llvm::StringRef Override);
 
+/// The nvcc compatibility header installed beside \p FallbackIncludeDir
+/// (`../compat/__gpuguard_nvcc_compat.h`); empty when it is missing.
+std::string nvccCompatHeader(llvm::StringRef FallbackIncludeDir);
+
 /// The newest CUDA version Clang 22 knows about; newer toolkits parse fine
 /// when Clang is told to treat them as this version.
 constexpr unsigned MaxKnownCudaMajor = 12, MaxKnownCudaMinor = 9;

@@ -69,6 +69,33 @@ TEST(CompileCommandsTest, Cuda13CcclHeadersAreSystemIncludes) {
   EXPECT_FALSE(has(Twelve[0], "-isystem"));
 }
 
+TEST(CompileCommandsTest, NvccCompatHeaderIsForceIncludedWithAToolkit) {
+  CudaHeaders Headers = toolkit(13, 0);
+  Headers.NvccCompatHeader = "/share/compat/__gpuguard_nvcc_compat.h";
+  auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"), Headers,
+                                  "/res");
+  for (const CompileCommand &C : Out) {
+    auto At = llvm::find(C.CommandLine, Headers.NvccCompatHeader);
+    ASSERT_NE(At, C.CommandLine.end());
+    EXPECT_EQ(*std::prev(At), "-include");
+  }
+  // The bundled headers declare what they need themselves, and -nocudainc
+  // means the user brings every CUDA declaration.
+  CudaHeaders Bundled;
+  Bundled.FallbackIncludeDir = "/fallback";
+  Bundled.NvccCompatHeader = Headers.NvccCompatHeader;
+  auto Fallback = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
+                                       Bundled, "/res");
+  EXPECT_FALSE(has(Fallback[0], Headers.NvccCompatHeader));
+  auto NoInc = adjustCompileCommand(
+      command({"clang++", "-nocudainc", "k.cu"}, "k.cu"), Headers, "/res");
+  EXPECT_FALSE(has(NoInc[0], Headers.NvccCompatHeader));
+  // C++ files are not CUDA.
+  auto Cpp = adjustCompileCommand(command({"clang++", "a.cpp"}, "a.cpp"),
+                                  Headers, "/res");
+  EXPECT_FALSE(has(Cpp[0], Headers.NvccCompatHeader));
+}
+
 TEST(CompileCommandsTest, NewerToolkitsAreParsedAsTheNewestKnown) {
   auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
                                   toolkit(13, 0), "/res");
