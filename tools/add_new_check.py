@@ -150,6 +150,15 @@ Fixed:
 {fence}
 ```
 
+## Evidence policy
+
+Precision: low
+
+What the check must see before it reports, what it leaves to its `Strict`
+profile and to the runtime, and its findings per KLOC on real code with
+their verdicts (docs/real-code.md). Raise the precision above once they are
+measured.
+
 ## Options
 
 None.

@@ -11,6 +11,14 @@ foreach(Page ${GPUGUARD_CHECK_PAGES})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${Page})
   get_filename_component(Check ${Page} NAME_WE)
   file(READ ${Page} Text)
+  # How sure the rule is in the default profile, as CodeQL's rule metadata
+  # says it: the page's `Precision: <level>` line.
+  set(Precision "")
+  if(Text MATCHES "\nPrecision: (very-high|high|medium|low)")
+    set(Precision "${CMAKE_MATCH_1}")
+  else()
+    message(FATAL_ERROR "${Page} has no 'Precision: very-high|high|medium|low' line")
+  endif()
   # The paragraph after the "# <check>" title.
   string(FIND "${Text}" "\n\n" Start)
   if(Start EQUAL -1)
@@ -26,7 +34,7 @@ foreach(Page ${GPUGUARD_CHECK_PAGES})
   string(REPLACE "\\" "\\\\" Summary "${Summary}")
   string(REPLACE "\"" "\\\"" Summary "${Summary}")
   string(APPEND GPUGUARD_CHECK_DESCRIPTIONS
-    "GPUGUARD_CHECK_DESCRIPTION(\"${Check}\",\n  \"${Summary}\")\n")
+    "GPUGUARD_CHECK_DESCRIPTION(\"${Check}\",\n  \"${Summary}\",\n  \"${Precision}\")\n")
 endforeach()
 file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/lib/Output/CheckDescriptions.inc
   CONTENT "${GPUGUARD_CHECK_DESCRIPTIONS}" @ONLY)

@@ -12,14 +12,16 @@
 namespace gpuguard::output {
 namespace {
 
-/// The first paragraph of each check's docs page, generated at configure
-/// time from docs/checks/<module>/<check>.md.
+/// The first paragraph and the precision line of each check's docs page,
+/// generated at configure time from docs/checks/<module>/<check>.md.
 struct CheckDescription {
   const char *Check;
   const char *Summary;
+  const char *Precision;
 };
 constexpr CheckDescription CheckDescriptions[] = {
-#define GPUGUARD_CHECK_DESCRIPTION(Check, Summary) {Check, Summary},
+#define GPUGUARD_CHECK_DESCRIPTION(Check, Summary, Precision)                  \
+  {Check, Summary, Precision},
 #include "Output/CheckDescriptions.inc"
 #undef GPUGUARD_CHECK_DESCRIPTION
 };
@@ -126,6 +128,14 @@ void writeRule(llvm::json::OStream &J, llvm::StringRef Id,
       J.attribute("level",
                   Id.starts_with(CompilerPrefix) ? "error" : "warning");
     });
+    // How sure the rule is, as CodeQL's rule metadata says it, so that a
+    // code-scanning service can weigh or filter its results.
+    llvm::StringRef Precision = checkPrecision(Id);
+    if (!Precision.empty())
+      J.attributeObject("properties", [&] {
+        J.attribute("precision", Precision);
+        J.attribute("problem.severity", "warning");
+      });
   });
 }
 
@@ -155,6 +165,13 @@ std::string checkDocsUrl(llvm::StringRef DocsUrl, llvm::StringRef Check) {
     return "";
   llvm::StringRef Module = Check.split('-').first;
   return (DocsUrl + "checks/" + Module + "/" + Check + ".md").str();
+}
+
+llvm::StringRef checkPrecision(llvm::StringRef Check) {
+  for (const CheckDescription &Description : CheckDescriptions)
+    if (Check == Description.Check)
+      return Description.Precision;
+  return "";
 }
 
 std::string checkSummary(llvm::StringRef Check) {

@@ -49,6 +49,11 @@ std::string checkDocsUrl(llvm::StringRef DocsUrl, llvm::StringRef Check);
 /// One sentence saying what \p Check flags, from its docs page.
 std::string checkSummary(llvm::StringRef Check);
 
+/// How sure \p Check is in the default profile, from its docs page's
+/// `Precision:` line (CodeQL's levels: very-high, high, medium, low); empty
+/// for compiler diagnostics.
+llvm::StringRef checkPrecision(llvm::StringRef Check);
+
 } // namespace gpuguard::output
 
 #endif // GPUGUARD_OUTPUT_SARIF_H

@@ -1,6 +1,8 @@
 //===--- DivByZeroCheck.cpp - cuda-div-by-zero ----------------------------===//
 
 #include "cuda/DivByZeroCheck.h"
+#include "Analysis/Core/ComparedValues.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/NonZeroAnalysis.h"
 #include "Analysis/Core/SourceText.h"
@@ -24,7 +26,7 @@ static constexpr llvm::StringLiteral DefaultCountNames =
     "length;lengths;n";
 
 DivByZeroCheck::DivByZeroCheck(StringRef Name, tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : ClangTidyCheck(Name, Context), Strict(Options.get("Strict", false)),
       CheckFloatDivision(Options.get("CheckFloatDivision", true)),
       CheckParameters(Options.get("CheckParameters", true)),
       CountNames(Options.get("CountNames", DefaultCountNames)) {
@@ -35,6 +37,7 @@ DivByZeroCheck::DivByZeroCheck(StringRef Name, tidy::ClangTidyContext *Context)
 }
 
 void DivByZeroCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "Strict", Strict);
   Options.store(Opts, "CheckFloatDivision", CheckFloatDivision);
   Options.store(Opts, "CheckParameters", CheckParameters);
   Options.store(Opts, "CountNames", CountNames);
@@ -152,6 +155,84 @@ bool DivByZeroCheck::isReported(DivisionKind Kind,
   return false;
 }
 
+/// Whether \p E reads an element of an array: `counts[b]`, `*count`; not
+/// a field of a configuration struct (`cfg->num_procs`), which holds one
+/// value set up front.
+static bool isElementLoad(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *Deref = dyn_cast<UnaryOperator>(E))
+    return Deref->getOpcode() == UO_Deref;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star;
+  return false;
+}
+
+const KernelLaunches &DivByZeroCheck::launches(ASTContext &Context) {
+  if (!Launches)
+    Launches = std::make_unique<KernelLaunches>(Context);
+  return *Launches;
+}
+
+DivByZeroCheck::Evidence DivByZeroCheck::evidenceFor(
+    const ZeroSource &Source, const Expr &Divisor, const FunctionDecl &Function,
+    const NonZeroAnalysis &Analysis, const ComparedValues &Compared,
+    ASTContext &Context) {
+  // The author tests it for zero elsewhere: zero is an expected value.
+  if (Compared.isZeroTested(&Divisor) || Compared.isZeroTested(Source.Origin))
+    return {true, std::nullopt};
+  for (const ZeroSource::Copy &Copy : Source.Copies)
+    if (Compared.isZeroTested(Copy.Var))
+      return {true, std::nullopt};
+  switch (Source.Kind) {
+  case ZeroSource::Parameter: {
+    // A kernel's parameter is what its launches pass.
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(Source.Origin->IgnoreParenImpCasts());
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || !Function.hasAttr<CUDAGlobalAttr>())
+      return {};
+    if (std::optional<ZeroArgument> Argument =
+            zeroArgumentFor(Function, *Param, launches(Context), Context))
+      return {true, Argument};
+    return {};
+  }
+  case ZeroSource::Load:
+    // A per-bucket count read from memory is zero for an empty bucket.
+    return {isElementLoad(Source.Origin) &&
+                isCountName(loadedName(Source.Origin)),
+            std::nullopt};
+  case ZeroSource::Difference: {
+    const auto *Minus =
+        dyn_cast<BinaryOperator>(Source.Origin->IgnoreParenImpCasts());
+    if (!Minus)
+      return {};
+    // Integers: `end - begin` is zero whenever the two meet; `n - 1` only at
+    // one value, no likelier than any parameter's zero.
+    if (Minus->getType()->isIntegerType()) {
+      auto IsConstant = [&](const Expr *Side) {
+        return Side->IgnoreParenImpCasts()->isEvaluatable(Context);
+      };
+      return {!IsConstant(Minus->getLHS()) && !IsConstant(Minus->getRHS()),
+              std::nullopt};
+    }
+    // Floating point: two values read from memory (`colMax[c] - colMin[c]`)
+    // are data, equal for a constant column; a difference of computed values
+    // is the algorithm's, which keeps them apart.
+    auto IsLoaded = [&](const Expr *Side) {
+      llvm::SmallVector<ZeroSource, 1> Sources = Analysis.zeroSourcesOf(Side);
+      return !Sources.empty() && llvm::all_of(Sources, [](const ZeroSource &S) {
+        return S.Kind == ZeroSource::Load;
+      });
+    };
+    return {IsLoaded(Minus->getLHS()) && IsLoaded(Minus->getRHS()),
+            std::nullopt};
+  }
+  }
+  return {};
+}
+
 void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
                                         DivisionKind Kind,
                                         const FunctionDecl &Function,
@@ -173,11 +254,13 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
   NonZeroAnalysisOptions AnalysisOptions;
   AnalysisOptions.IsKnownPositive = isLaunchExtent;
   NonZeroAnalysis Analysis(*Function, Context, AnalysisOptions);
+  ComparedValues Compared(*Function, Context);
 
   struct Finding {
     const BinaryOperator *Division;
     DivisionKind Kind;
     ZeroSource Source;
+    std::optional<ZeroArgument> Launch;
   };
   std::vector<Finding> Findings;
   /// Divisions not proven non-zero that are not reported.
@@ -208,11 +291,16 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
     const Expr *Divisor = Division->getRHS();
     if (Analysis.isNonZero(Divisor, Facts))
       return;
-    for (const ZeroSource &Source : Analysis.zeroSourcesOf(Divisor))
-      if (isReported(Kind, Source)) {
-        Findings.push_back({Division, Kind, Source});
+    for (const ZeroSource &Source : Analysis.zeroSourcesOf(Divisor)) {
+      if (!isReported(Kind, Source))
+        continue;
+      Evidence Shown =
+          evidenceFor(Source, *Divisor, *Function, Analysis, Compared, Context);
+      if (Strict || Shown.Found) {
+        Findings.push_back({Division, Kind, Source, Shown.Launch});
         return;
       }
+    }
     Unproven.push_back({Division, Kind});
   });
 
@@ -246,6 +334,23 @@ void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
       diag(Copy.Loc, "'%0' is computed here from '%1'", DiagnosticIDs::Note)
           << Copy.Var->getName()
           << quoteSource(Copy.Value->IgnoreParenImpCasts(), Context);
+    if (F.Launch) {
+      std::string Argument = quoteSource(F.Launch->Argument, Context);
+      std::string Value = quoteSource(F.Launch->Value, Context);
+      // The value behind the argument, when the argument only names it.
+      std::string Behind =
+          Value == Argument ? std::string() : "which is '" + Value + "', ";
+      static constexpr const char *Why[] = {
+          "'%0' is launched here with '%1', which is 0",
+          "'%0' is launched here with '%1', %2a quotient that is 0 whenever "
+          "the divisor is the larger",
+          "'%0' is launched here with '%1', %2a difference that is 0 whenever "
+          "the two are equal"};
+      diag(F.Launch->Argument->getBeginLoc(),
+           Why[static_cast<int>(F.Launch->Kind)], DiagnosticIDs::Note)
+          << Function->getName() << Argument << Behind
+          << F.Launch->Argument->getSourceRange();
+    }
     instrumentDivision(*F.Division, F.Kind, *Function, Context,
                        F.Division->getOperatorLoc());
   }

@@ -16,11 +16,17 @@
 #ifndef GPUGUARD_CUDA_DIVBYZEROCHECK_H
 #define GPUGUARD_CUDA_DIVBYZEROCHECK_H
 
+#include "Analysis/Cuda/KernelLaunches.h"
+#include "Analysis/Cuda/LaunchArguments.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gpuguard {
+class ComparedValues;
+class NonZeroAnalysis;
 struct ZeroSource;
 } // namespace gpuguard
 
@@ -34,6 +40,7 @@ public:
     return LangOpts.CUDA;
   }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void onStartOfTranslationUnit() override { Launches.reset(); }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
@@ -41,6 +48,23 @@ public:
 private:
   enum class DivisionKind { Integer, Remainder, FloatingPoint, Dependent };
   bool isReported(DivisionKind Kind, const ZeroSource &Source) const;
+  /// What shows that \p Source can be zero: the function tests the divisor
+  /// for zero on another path, a launch passes a value for it that can be
+  /// zero, the divisor is a difference of two values that can meet, or a
+  /// count loaded from an array. Empty when nothing does.
+  struct Evidence {
+    bool Found = false;
+    /// The launch whose argument can be zero, when that is the evidence.
+    std::optional<cuda::ZeroArgument> Launch;
+  };
+  Evidence evidenceFor(const ZeroSource &Source, const clang::Expr &Divisor,
+                       const clang::FunctionDecl &Function,
+                       const NonZeroAnalysis &Analysis,
+                       const ComparedValues &Compared,
+                       clang::ASTContext &Context);
+  /// The launches of the translation unit's kernels, collected on first use.
+  const KernelLaunches &launches(clang::ASTContext &Context);
+  std::unique_ptr<KernelLaunches> Launches;
   bool isCountName(llvm::StringRef Name) const;
   /// In `gpuguard instrument`: checks an integer divisor for zero at run
   /// time, and the values a floating-point division feeds into integer
@@ -52,6 +76,9 @@ private:
                           clang::ASTContext &Context,
                           clang::SourceLocation Flagged);
 
+  /// Also report the divisions with no evidence of a zero: plain
+  /// parameters and loads, and differences with a constant side.
+  const bool Strict;
   /// Flag floating-point division by a difference or a loaded count.
   const bool CheckFloatDivision;
   /// Flag integer division by a parameter or a local copy of one.

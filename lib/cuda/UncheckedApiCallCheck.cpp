@@ -1,9 +1,11 @@
 //===--- UncheckedApiCallCheck.cpp - cuda-unchecked-api-call --------------===//
 
 #include "cuda/UncheckedApiCallCheck.h"
+#include "Analysis/Core/CallSites.h"
 #include "Analysis/Core/ResultUse.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/CudaApi.h"
+#include "Analysis/Cuda/KernelLaunches.h"
 #include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
 #include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
@@ -29,7 +31,8 @@ UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
       CheckedReturnTypesOption(
           Options.get("CheckedReturnTypes", DefaultStatusTypes)),
       RequireCheckBeforeReturn(Options.get("RequireCheckBeforeReturn", true)),
-      CheckTeardownResults(Options.get("CheckTeardownResults", false)) {
+      CheckTeardownResults(Options.get("CheckTeardownResults", false)),
+      Strict(Options.get("Strict", false)) {
   CheckedFunctions =
       tidy::utils::options::parseStringList(CheckedFunctionsOption);
   CheckedReturnTypes =
@@ -43,11 +46,19 @@ void UncheckedApiCallCheck::storeOptions(
   Options.store(Opts, "CheckedReturnTypes", CheckedReturnTypesOption);
   Options.store(Opts, "RequireCheckBeforeReturn", RequireCheckBeforeReturn);
   Options.store(Opts, "CheckTeardownResults", CheckTeardownResults);
+  Options.store(Opts, "Strict", Strict);
 }
+
+UncheckedApiCallCheck::~UncheckedApiCallCheck() = default;
 
 void UncheckedApiCallCheck::onStartOfTranslationUnit() {
   AnalysedFunctions.clear();
   CheckingCallees.clear();
+  Pending.clear();
+  LeavesPending.clear();
+  Calls.reset();
+  MainFileChecks.reset();
+  ReportedStatuses.clear();
 }
 
 void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
@@ -126,22 +137,54 @@ bool UncheckedApiCallCheck::isHandled(const Expr &E,
   return false;
 }
 
-void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
-                                                 ASTContext &Context) {
+bool UncheckedApiCallCheck::isUncheckedStatus(const CallExpr &Call,
+                                              ASTContext &Context) const {
   StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
   if (Status.empty())
-    return;
+    return false;
   StringRef Api = canonicalApiName(calleeName(Call));
   // A release that fails is seldom worth a report; a kernel fault it would
   // surface is the launch's finding.
   bool Teardown = !CheckTeardownResults && isTeardownApi(Api);
-  if (Teardown || isHandled(Call, Context)) {
+  return !Teardown && !isHandled(Call, Context);
+}
+
+void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
+                                                 ASTContext &Context) {
+  if (returnedStatusType(Call, CheckedReturnTypes, Context).empty())
+    return;
+  if (!isUncheckedStatus(Call, Context)) {
     if (instrument::Recorder *R = instrument::Recorder::active();
         R && R->instrumentsUnflagged() &&
         getResultUse(Call, Context) != ResultUse::Used)
       instrumentStatus(Call, Context, SourceLocation());
     return;
   }
+  // A failed call also leaves its error as the thread's last error: in host
+  // code, a later cudaGetLastError() on every path checks it, so the
+  // function's paths decide (checkLaunches).
+  const FunctionDecl *Function = instrument::enclosingFunction(Call, Context);
+  if (!Strict && Function && Function->hasBody() && !isDeviceOnly(*Function)) {
+    if (AnalysedFunctions.insert(Function).second)
+      checkLaunches(*Function, Context);
+    // The function's analysis has decided; the site is added here, in the
+    // order of the calls, flagged or (for --instrument=all) not.
+    auto Reported = ReportedStatuses.find(&Call);
+    if (Reported != ReportedStatuses.end())
+      instrumentStatus(Call, Context, Reported->second);
+    else if (instrument::Recorder *R = instrument::Recorder::active();
+             R && R->instrumentsUnflagged())
+      instrumentStatus(Call, Context, SourceLocation());
+    return;
+  }
+  instrumentStatus(Call, Context, reportDiscardedStatus(Call, Context));
+}
+
+SourceLocation
+UncheckedApiCallCheck::reportDiscardedStatus(const CallExpr &Call,
+                                             ASTContext &Context) {
+  StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
+  StringRef Api = canonicalApiName(calleeName(Call));
   StringRef Message = "the '%0' result of '%1' is discarded";
   if (isLastErrorQuery(Api))
     Message = "the '%0' result of '%1' is discarded, so the launch error it "
@@ -152,7 +195,8 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
   SourceLocation Loc = fileLoc(Call.getBeginLoc(), Context);
   diag(Loc, Message) << Status << displayedCallee(Call, Context)
                      << Call.getSourceRange();
-  instrumentStatus(Call, Context, Loc);
+  ReportedStatuses.try_emplace(&Call, Loc);
+  return Loc;
 }
 
 bool UncheckedApiCallCheck::isListedCheck(const CallExpr &Call,
@@ -225,6 +269,11 @@ PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
                                     : PendingLaunchEffect::None;
   if (isListedCheck(Call, Context))
     return PendingLaunchEffect::Check;
+  // A helper that returns with an error unchecked hands it to this caller,
+  // whatever else it checks.
+  if (const FunctionDecl *Callee = Call.getDirectCallee();
+      !Strict && Callee && leavesErrorPending(*Callee, Context))
+    return PendingLaunchEffect::Pending;
   // A helper that returns the error it reads checks only if its caller reads
   // the result in turn.
   if (const FunctionDecl *Callee = Call.getDirectCallee();
@@ -232,39 +281,180 @@ PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
       (returnedStatusType(Call, CheckedReturnTypes, Context).empty() ||
        isHandled(Call, Context)))
     return PendingLaunchEffect::Check;
-  if (isSynchronizingApi(Api))
-    return PendingLaunchEffect::Synchronize;
+  if (isSynchronizingApi(Api)) {
+    // A checked synchronisation reports the execution faults of the kernels
+    // before it (device-side asserts, illegal addresses), not a launch the
+    // driver rejected: it checks the launches that cannot be rejected.
+    if (!Strict && isHandled(Call, Context))
+      return PendingLaunchEffect::CheckedSynchronize;
+    if (Strict || !isUncheckedStatus(Call, Context))
+      return PendingLaunchEffect::Synchronize;
+  }
+  if (Strict)
+    return PendingLaunchEffect::None;
+  if (isUncheckedStatus(Call, Context))
+    return PendingLaunchEffect::Pending;
   return PendingLaunchEffect::None;
+}
+
+bool UncheckedApiCallCheck::mainFileChecksErrors(ASTContext &Context) {
+  if (MainFileChecks)
+    return *MainFileChecks;
+  const SourceManager &SM = Context.getSourceManager();
+  bool Checks = false;
+  for (const CallSite &Site : callSites(Context).all()) {
+    const CallExpr &Call = *Site.Call;
+    if (!SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())))
+      continue;
+    StringRef Api = canonicalApiName(calleeName(Call));
+    if ((isLastErrorQuery(Api) ||
+         !returnedStatusType(Call, CheckedReturnTypes, Context).empty()) &&
+        getResultUse(Call, Context) == ResultUse::Used) {
+      Checks = true;
+      break;
+    }
+  }
+  MainFileChecks = Checks;
+  return Checks;
+}
+
+const CallSites &UncheckedApiCallCheck::callSites(ASTContext &Context) {
+  if (!Calls)
+    Calls = std::make_unique<CallSites>(Context);
+  return *Calls;
+}
+
+const std::vector<UncheckedLaunch> &
+UncheckedApiCallCheck::pendingIn(const FunctionDecl &Function,
+                                 ASTContext &Context) {
+  if (auto It = Pending.find(&Function); It != Pending.end())
+    return *It->second;
+  // Classifying may analyse helpers first, which grows the map: insert only
+  // once the analysis is done.
+  auto Found =
+      std::make_unique<std::vector<UncheckedLaunch>>(findUncheckedLaunches(
+          Function, Context,
+          [&](const CallExpr &Call) { return classify(Call, Context); },
+          [&](const CallExpr &Pending) {
+            const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&Pending);
+            return Launch && hasFixedValidConfiguration(*Launch, Context);
+          }));
+  auto [It, Inserted] = Pending.try_emplace(&Function, std::move(Found));
+  return *It->second;
+}
+
+bool UncheckedApiCallCheck::leavesErrorPending(const FunctionDecl &Callee,
+                                               ASTContext &Context) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Callee.hasBody(Definition) || isDeviceOnly(*Definition) ||
+      Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return false;
+  auto [It, Inserted] = LeavesPending.try_emplace(Definition, false);
+  if (!Inserted)
+    return It->second;
+  bool Leaves =
+      llvm::any_of(pendingIn(*Definition, Context),
+                   [](const UncheckedLaunch &F) { return F.Exit.isValid(); });
+  LeavesPending[Definition] = Leaves;
+  return Leaves;
+}
+
+const CallExpr *
+UncheckedApiCallCheck::uncheckedCaller(const FunctionDecl &Function,
+                                       ASTContext &Context, unsigned Depth) {
+  if (Depth > 4)
+    return nullptr;
+  for (const CallSite &Site : callSites(Context).callersOf(Function)) {
+    if (!Site.Caller->hasBody() || isDeviceOnly(*Site.Caller))
+      continue;
+    for (const UncheckedLaunch &F : pendingIn(*Site.Caller, Context)) {
+      if (F.Launch != Site.Call || F.Exit.isInvalid())
+        continue;
+      if (Site.Caller->isMain() ||
+          uncheckedCaller(*Site.Caller, Context, Depth + 1))
+        return Site.Call;
+    }
+  }
+  return nullptr;
 }
 
 void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
                                           ASTContext &Context) {
-  std::vector<UncheckedLaunch> Findings =
-      findUncheckedLaunches(Function, Context, [&](const CallExpr &Call) {
-        return classify(Call, Context);
-      });
+  // Copied: the reports below may analyse callers and grow the cache.
+  std::vector<UncheckedLaunch> Findings = pendingIn(Function, Context);
   for (const UncheckedLaunch &Finding : Findings) {
-    // A synchronisation followed by a check is checked: the check still
-    // sees the faults the synchronisation surfaced.
-    if (!Finding.UncheckedAfterSynchronization &&
-        (!RequireCheckBeforeReturn || Finding.Exit.isInvalid()))
+    const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Finding.Launch);
+    bool DroppedStatus = !Launch && isUncheckedStatus(*Finding.Launch, Context);
+    // A call of a helper that left an error pending: the helper's own
+    // launch or call is the report.
+    if (!Launch && !DroppedStatus)
       continue;
-    const CUDAKernelCallExpr *Launch = Finding.Launch;
-    SourceLocation Loc = fileLoc(Launch->getBeginLoc(), Context);
-    diag(Loc, "the launch of '%0' is not checked with cudaGetLastError() or "
-              "cudaPeekAtLastError() on every path")
-        << displayedCallee(*Launch, Context)
-        << Launch->getCallee()->getSourceRange();
-    instrumentLaunch(*Launch, Context, Loc);
-    if (Finding.UncheckedAfterSynchronization && Finding.Synchronization)
-      diag(fileLoc(Finding.Synchronization->getBeginLoc(), Context),
-           "the kernel's errors surface here instead, in the result of '%0'",
+    // A dropped status is reported where a path leaves with it unchecked. A
+    // launch followed by a synchronisation and then a check is checked: the
+    // check still sees the faults the synchronisation surfaced.
+    // A dropped setup call (a copy, a fill, an allocation) that a kernel
+    // runs after, unchecked, is reported even if a check follows: the
+    // kernel has already run on garbage.
+    const CUDAKernelCallExpr *RunsOnIt =
+        DroppedStatus &&
+                isKernelSetupApi(canonicalApiName(calleeName(*Finding.Launch)))
+            ? Finding.LaunchedWhilePending
+            : nullptr;
+    if (DroppedStatus
+            ? Finding.Exit.isInvalid() && !RunsOnIt
+            : !Finding.UncheckedAfterSynchronization &&
+                  (!RequireCheckBeforeReturn || Finding.Exit.isInvalid()))
+      continue;
+    // A file that checks no error anywhere has chosen not to: no evidence.
+    if (!Strict && !mainFileChecksErrors(Context))
+      continue;
+    // Returned to a caller: main's end is the program's; any other
+    // function's callers may still check, and those out of sight decide.
+    const CallExpr *Caller = nullptr;
+    if (!Strict && Finding.Exit.isValid() && !RunsOnIt && !Function.isMain()) {
+      Caller = uncheckedCaller(Function, Context);
+      if (!Caller)
+        continue;
+    }
+    if (DroppedStatus) {
+      reportDiscardedStatus(*Finding.Launch, Context);
+      if (RunsOnIt) {
+        diag(fileLoc(RunsOnIt->getBeginLoc(), Context),
+             "'%0' is launched here before the error is checked",
+             DiagnosticIDs::Note)
+            << displayedCallee(*RunsOnIt, Context);
+        continue;
+      }
+    } else {
+      SourceLocation Loc = fileLoc(Launch->getBeginLoc(), Context);
+      diag(Loc, "the launch of '%0' is not checked with cudaGetLastError() or "
+                "cudaPeekAtLastError() on every path")
+          << displayedCallee(*Launch, Context)
+          << Launch->getCallee()->getSourceRange();
+      instrumentLaunch(*Launch, Context, Loc);
+      if (Finding.UncheckedAfterSynchronization && Finding.Synchronization) {
+        diag(fileLoc(Finding.Synchronization->getBeginLoc(), Context),
+             isHandled(*Finding.Synchronization, Context) &&
+                     !hasFixedValidConfiguration(*Launch, Context)
+                 ? "the result of '%0' reports the kernel's faults, but not a "
+                   "launch rejected for its configuration"
+                 : "the kernel's errors surface here instead, in the result "
+                   "of '%0'",
+             DiagnosticIDs::Note)
+            << displayedCallee(*Finding.Synchronization, Context);
+        continue;
+      }
+    }
+    diag(fileLoc(Finding.Exit, Context),
+         DroppedStatus ? "the function returns here with the error unchecked"
+                       : "the function returns here with the launch unchecked",
+         DiagnosticIDs::Note);
+    if (Caller)
+      diag(fileLoc(Caller->getBeginLoc(), Context),
+           "'%0' is called here, and no caller checks the error before "
+           "'main' returns",
            DiagnosticIDs::Note)
-          << displayedCallee(*Finding.Synchronization, Context);
-    else
-      diag(fileLoc(Finding.Exit, Context),
-           "the function returns here with the launch unchecked",
-           DiagnosticIDs::Note);
+          << Function.getName();
   }
 }
 

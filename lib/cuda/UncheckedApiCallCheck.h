@@ -20,11 +20,15 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gpuguard {
+class CallSites;
 enum class PendingLaunchEffect;
+struct UncheckedLaunch;
 } // namespace gpuguard
 
 namespace gpuguard::cuda {
@@ -33,6 +37,7 @@ class UncheckedApiCallCheck : public clang::tidy::ClangTidyCheck {
 public:
   UncheckedApiCallCheck(llvm::StringRef Name,
                         clang::tidy::ClangTidyContext *Context);
+  ~UncheckedApiCallCheck() override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
@@ -40,10 +45,36 @@ public:
   void onStartOfTranslationUnit() override;
 
 private:
+  /// Whether \p Call's status is dropped and a report is due for it.
+  bool isUncheckedStatus(const clang::CallExpr &Call,
+                         clang::ASTContext &Context) const;
   void checkDiscardedStatus(const clang::CallExpr &Call,
                             clang::ASTContext &Context);
+  /// Reports \p Call's dropped status; returns the diagnostic's location.
+  clang::SourceLocation reportDiscardedStatus(const clang::CallExpr &Call,
+                                              clang::ASTContext &Context);
   void checkLaunches(const clang::FunctionDecl &Function,
                      clang::ASTContext &Context);
+  /// The launches, dropped statuses and calls of helpers that \p Function
+  /// leaves pending, analysed once per translation unit.
+  const std::vector<UncheckedLaunch> &
+  pendingIn(const clang::FunctionDecl &Function, clang::ASTContext &Context);
+  /// Whether \p Function returns, on some path, with an error still
+  /// pending for its callers to check.
+  bool leavesErrorPending(const clang::FunctionDecl &Function,
+                          clang::ASTContext &Context);
+  /// The call through which an error pending at \p Function's return
+  /// reaches the end of `main` unchecked, or null when every caller in the
+  /// translation unit checks, or none is in sight (then the callers, in
+  /// other files, decide).
+  const clang::CallExpr *uncheckedCaller(const clang::FunctionDecl &Function,
+                                         clang::ASTContext &Context,
+                                         unsigned Depth = 0);
+  const CallSites &callSites(clang::ASTContext &Context);
+  /// Whether the main file reads some API status or last error itself: a
+  /// file that checks nothing has chosen not to, and its unchecked calls
+  /// are no evidence of an oversight.
+  bool mainFileChecksErrors(clang::ASTContext &Context);
   PendingLaunchEffect classify(const clang::CallExpr &Call,
                                clang::ASTContext &Context);
   bool isListedCheck(const clang::CallExpr &Call,
@@ -91,11 +122,27 @@ private:
   const bool RequireCheckBeforeReturn;
   /// Also report the dropped results of frees and destroys.
   const bool CheckTeardownResults;
+  /// Report every launch and status with no check on a path out of its
+  /// function, even where a checked synchronisation or the callers may
+  /// check it.
+  const bool Strict;
 
   /// Per translation unit: the functions already analysed for launches, and
   /// which callees check the last error in their visible body.
   llvm::DenseSet<const clang::FunctionDecl *> AnalysedFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, bool> CheckingCallees;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<std::vector<UncheckedLaunch>>>
+      Pending;
+  /// Whether a function leaves an error pending; false while in progress,
+  /// which ends recursion.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesPending;
+  std::unique_ptr<CallSites> Calls;
+  std::optional<bool> MainFileChecks;
+  /// The dropped statuses reported, and where: the instrumented site of
+  /// each is added at the call's own match, in the order of the calls.
+  llvm::DenseMap<const clang::CallExpr *, clang::SourceLocation>
+      ReportedStatuses;
 };
 
 } // namespace gpuguard::cuda

@@ -1,10 +1,12 @@
 //===--- UncheckedIndexCheck.cpp - cuda-unchecked-index -------------------===//
 
 #include "cuda/UncheckedIndexCheck.h"
+#include "Analysis/Core/ComparedValues.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/GuardAnalysis.h"
+#include "Analysis/Cuda/IndexEvidence.h"
 #include "Analysis/Cuda/ThreadIndexProvenance.h"
 #include "Instrument/Cuda/IndexSites.h"
 #include "Instrument/Recorder.h"
@@ -24,7 +26,7 @@ static constexpr llvm::StringLiteral DefaultExtentPlusOneArrays =
 
 UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
                                          tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : ClangTidyCheck(Name, Context), Strict(Options.get("Strict", false)),
       CheckBlockLocalIndexes(Options.get("CheckBlockLocalIndexes", false)),
       CheckLoadedIndexes(Options.get("CheckLoadedIndexes", false)),
       CheckFloatIndexes(Options.get("CheckFloatIndexes", true)),
@@ -34,6 +36,7 @@ UncheckedIndexCheck::UncheckedIndexCheck(StringRef Name,
 
 void UncheckedIndexCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "Strict", Strict);
   Options.store(Opts, "CheckBlockLocalIndexes", CheckBlockLocalIndexes);
   Options.store(Opts, "CheckLoadedIndexes", CheckLoadedIndexes);
   Options.store(Opts, "CheckFloatIndexes", CheckFloatIndexes);
@@ -216,6 +219,27 @@ void UncheckedIndexCheck::instrumentUnflagged(
                        Context, SourceLocation());
 }
 
+/// Whether two problems are one fault: the same unbounded value, kind,
+/// offset and guard.
+static bool isSameFault(const IndexProblem &A, const IndexProblem &B,
+                        const ASTContext &Context) {
+  // `pos + 0`, `pos + 1`: one unbounded `pos`, whatever is added.
+  bool OffsetMatters = A.Kind != IndexProblemKind::Unbounded;
+  if (A.Kind != B.Kind || A.Source != B.Source ||
+      (OffsetMatters && A.Offset != B.Offset) || A.Guard != B.Guard ||
+      A.MissingLowerBound != B.MissingLowerBound)
+    return false;
+  if (A.Variable || B.Variable)
+    return A.Variable == B.Variable;
+  return isSameValue(A.Part, B.Part, Context);
+}
+
+const KernelLaunches &UncheckedIndexCheck::launches(ASTContext &Context) {
+  if (!Launches)
+    Launches = std::make_unique<KernelLaunches>(Context);
+  return *Launches;
+}
+
 void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
@@ -227,13 +251,51 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   if (!ExtentPlusOneArrays.empty() && ExtentPlusOneRegex.isValid())
     AnalysisOptions.ExtentPlusOneArrays = &ExtentPlusOneRegex;
   llvm::SmallPtrSet<const Expr *, 16> Flagged;
-  for (const UnguardedAccess &Finding :
-       findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions)) {
-    reportProblem(Finding, Finding.Problems.front(), Provenance, Context);
-    // The diagnostic's location, as reportProblem() words it.
-    instrumentAccess(Finding, *Function, Context,
-                     Finding.Access.Access->getBeginLoc());
+  ComparedValues Compared(*Function, Context);
+  IndexEvidenceContext Where(*Function, Context, Compared, Provenance,
+                             launches(Context));
+  Where.CheckBlockLocalIndexes = CheckBlockLocalIndexes;
+  // One warning per fault: accesses that share the unbounded value, the
+  // guard and the offset are one bug, noted under the first.
+  struct Group {
+    const UnguardedAccess *Leader;
+    IndexEvidence Evidence;
+    llvm::SmallVector<const UnguardedAccess *, 2> Others;
+  };
+  std::vector<Group> Groups;
+  std::vector<UnguardedAccess> Findings =
+      findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions);
+  for (const UnguardedAccess &Finding : Findings) {
+    const IndexProblem &Problem = Finding.Problems.front();
+    IndexEvidence Evidence = evidenceFor(Finding, Problem, Where);
+    // Unproven accesses stay for --instrument=all, as unflagged sites.
+    if (!Evidence && !Strict)
+      continue;
     Flagged.insert(Finding.Access.Access);
+    auto Same = llvm::find_if(Groups, [&](const Group &G) {
+      return isSameFault(G.Leader->Problems.front(), Problem, Context);
+    });
+    if (Same != Groups.end())
+      Same->Others.push_back(&Finding);
+    else
+      Groups.push_back({&Finding, Evidence, {}});
+  }
+  for (const Group &G : Groups) {
+    const UnguardedAccess &Finding = *G.Leader;
+    SourceLocation Loc = Finding.Access.Access->getBeginLoc();
+    reportProblem(Finding, Finding.Problems.front(), Provenance, Context);
+    if (G.Evidence.Kind == IndexEvidenceKind::RoundedUpLaunch)
+      diag(G.Evidence.Launch->RoundedUpExtent->getBeginLoc(),
+           "'%0' is launched with this grid, rounded up from the data size; "
+           "the last block has threads past the end",
+           DiagnosticIDs::Note)
+          << Function->getName();
+    else if (G.Evidence.Kind == IndexEvidenceKind::BoundedElsewhere)
+      diag(G.Evidence.Comparison->getBeginLoc(),
+           "'%0' is compared with a bound here, which does not hold at this "
+           "access",
+           DiagnosticIDs::Note)
+          << quoteSource(Finding.Problems.front().Part, Context);
     if (Finding.Helper) {
       diag(Finding.HelperAccess->getBeginLoc(),
            "'%0' uses it as an index here, with no guard of its own",
@@ -244,6 +306,15 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
     for (const IndexProblem &Other : llvm::drop_begin(Finding.Problems))
       if (Other.Kind == IndexProblemKind::Unbounded && Other.Variable)
         noteDefinition(Other.Variable, Provenance);
+    // The diagnostic's location, as reportProblem() words it, keeps every
+    // access of the group in a flagged-only instrumented copy.
+    instrumentAccess(Finding, *Function, Context, Loc);
+    for (const UnguardedAccess *Other : G.Others) {
+      diag(Other->Access.Access->getBeginLoc(),
+           "the same index reaches '%0' here", DiagnosticIDs::Note)
+          << quoteSource(Other->Access.Access, Context);
+      instrumentAccess(*Other, *Function, Context, Loc);
+    }
   }
   if (instrument::Recorder *R = instrument::Recorder::active();
       R && R->instrumentsUnflagged())

@@ -17,8 +17,10 @@
 #define GPUGUARD_CUDA_UNCHECKEDINDEXCHECK_H
 
 #include "Analysis/Cuda/GuardAnalysis.h"
+#include "Analysis/Cuda/KernelLaunches.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -33,6 +35,7 @@ public:
     return LangOpts.CUDA;
   }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void onStartOfTranslationUnit() override { Launches.reset(); }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
@@ -57,6 +60,11 @@ private:
       const ThreadIndexProvenance &Provenance,
       const GuardAnalysisOptions &Options,
       const llvm::SmallPtrSetImpl<const clang::Expr *> &Flagged);
+  /// The launches of the translation unit's kernels, collected on first use.
+  const KernelLaunches &launches(clang::ASTContext &Context);
+  std::unique_ptr<KernelLaunches> Launches;
+  /// Also report the accesses without evidence (IndexEvidence.h).
+  const bool Strict;
   /// Also flag block-local indexes into `__shared__` and local arrays.
   const bool CheckBlockLocalIndexes;
   /// Also flag indexes loaded from memory that no guard validates.

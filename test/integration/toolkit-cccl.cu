@@ -3,7 +3,7 @@
 // includes them, directly or through the toolkit's own headers
 // (cooperative_groups), parses.
 // REQUIRES: cuda-toolkit
-// RUN: %gpuguard --checks='-*,cuda-unchecked-index' --cuda-path=%cuda_path %s -- 2>&1 \
+// RUN: %gpuguard --checks='-*,cuda-unchecked-index' --config="{CheckOptions: {cuda-unchecked-index.Strict: true}}" --cuda-path=%cuda_path %s -- 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not=error:
 // CHECK: warning: index 'i' of 'out[i]' depends on the thread index
 

@@ -4,10 +4,11 @@
 // rename some of them (cuMemFree_v2, and with per-thread default streams,
 // cudaMemcpy_ptds): findings name the functions as they are written.
 // Teardown results are checked here (CheckTeardownResults), so that the
-// renamed cuMemFree_v2 shows.
+// renamed cuMemFree_v2 shows, in the strict profile, which reports every
+// site the analysis sees.
 // REQUIRES: cuda-toolkit
-// RUN: %check_gpuguard %s cuda-unchecked-api-call %t -- --cuda-path=%cuda_path --config="{CheckOptions: {cuda-unchecked-api-call.CheckTeardownResults: true}}" --
-// RUN: %check_gpuguard %s cuda-unchecked-api-call %t.ptds -- --cuda-path=%cuda_path --config="{CheckOptions: {cuda-unchecked-api-call.CheckTeardownResults: true}}" -- -DCUDA_API_PER_THREAD_DEFAULT_STREAM
+// RUN: %check_gpuguard %s cuda-unchecked-api-call %t -- --cuda-path=%cuda_path --config="{CheckOptions: {cuda-unchecked-api-call.Strict: true, cuda-unchecked-api-call.CheckTeardownResults: true}}" --
+// RUN: %check_gpuguard %s cuda-unchecked-api-call %t.ptds -- --cuda-path=%cuda_path --config="{CheckOptions: {cuda-unchecked-api-call.Strict: true, cuda-unchecked-api-call.CheckTeardownResults: true}}" -- -DCUDA_API_PER_THREAD_DEFAULT_STREAM
 
 #include <cstdio>
 #include <cstdlib>
@@ -42,7 +43,7 @@ void unchecked(float *d, float *h, int n, cudaStream_t stream) {
   cudaGetLastError();
   CUDA_CHECK(cudaStreamSynchronize(stream));
   // CHECK-NOTES: :[[@LINE-3]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:14: note: the kernel's errors surface here instead, in the result of 'cudaStreamSynchronize'
+  // CHECK-NOTES: :[[@LINE-2]]:14: note: the result of 'cudaStreamSynchronize' reports the kernel's faults, but not a launch rejected for its configuration
   // CHECK-NOTES: :[[@LINE-4]]:3: warning: the 'cudaError_t' result of 'cudaGetLastError' is discarded, so the launch error it reports is lost [cuda-unchecked-api-call]
   cudaFree(d);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaFree' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]

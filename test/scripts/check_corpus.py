@@ -54,6 +54,13 @@ DIAGNOSTIC = re.compile(
     r"(?: \[(?P<check>[^\]]+)\])?$")
 
 
+# A note that names another site of the warning before it: one fault that
+# several accesses share is one warning, with the other accesses as notes.
+SAME_FAULT_NOTE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): note: "
+    r"(?P<message>the same index reaches .*)$")
+
+
 def fail(message):
     sys.stderr.write("check_corpus.py: " + message + "\n")
     sys.exit(2)
@@ -160,7 +167,16 @@ def run_gpuguard(gpuguard, extra_flags, checks, path, timeout,
     except OSError as error:
         fail(f"cannot run {gpuguard}: {error}")
     seen = set()
+    last_check = None
     for text in (ran.stdout + "\n" + ran.stderr).splitlines():
+        note = SAME_FAULT_NOTE.match(text)
+        if note and last_check:
+            key = (os.path.realpath(note.group("file")), int(note.group("line")),
+                   int(note.group("col")), last_check)
+            if key not in seen:
+                seen.add(key)
+                result.findings.append(key + (note.group("message"),))
+            continue
         match = DIAGNOSTIC.match(text)
         if not match:
             continue
@@ -171,6 +187,7 @@ def run_gpuguard(gpuguard, extra_flags, checks, path, timeout,
             result.errors.append((file, line, message))
             continue
         check = (match.group("check") or "(no check)").split(",")[0]
+        last_check = check
         key = (file, line, int(match.group("col")), check)
         if key not in seen:
             seen.add(key)

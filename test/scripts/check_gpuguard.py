@@ -12,7 +12,8 @@ The source carries its expectations next to the code they are about:
   // CHECK-FIXES:    a line of the source after --fix
 Every warning or error that no expectation names fails the test, and so do
 notes when CHECK-NOTES is used. `--check-suffix=X` selects
-CHECK-MESSAGES-X/CHECK-NOTES-X/CHECK-FIXES-X, for one file run several ways.
+CHECK-MESSAGES-X/CHECK-NOTES-X/CHECK-FIXES-X, for one file run several ways;
+`--check-suffixes=,X` checks the unsuffixed lines and the X lines together.
 `--runner=plugin` runs the same check through `clang-tidy --load` instead;
 `--runner=both` runs both at once, holds each to the expectations, and
 fails unless they print the same diagnostics. Every test under
@@ -30,14 +31,19 @@ def fail(message):
     sys.exit("check_gpuguard.py: " + message)
 
 
-def run_filecheck(filecheck, input_text, check_file, prefix, extra, runner):
-    command = [filecheck, check_file, "--check-prefix=" + prefix,
+def run_filecheck(filecheck, input_text, check_file, prefixes, extra, runner):
+    command = [filecheck, check_file, "--check-prefixes=" + ",".join(prefixes),
                "--dump-input=fail"] + extra
     result = subprocess.run(command, input=input_text, text=True,
                             capture_output=True)
     if result.returncode != 0:
         sys.stderr.write(result.stdout + result.stderr)
-        fail(f"{runner}: FileCheck failed for {prefix}")
+        fail(f"{runner}: FileCheck failed for {','.join(prefixes)}")
+
+
+def present(prefixes, source_text):
+    """The prefixes of `prefixes` that the source uses."""
+    return [p for p in prefixes if p + ":" in source_text]
 
 
 # file:line:col: severity: message, as both runners print it.
@@ -70,25 +76,28 @@ def verify(args, runner, output, returncode, source_text, temp, prefixes):
     if "[clang-diagnostic-error]" in output:
         runner_fail("the test source has compile errors")
 
-    messages_prefix, notes_prefix, fixes_prefix = prefixes
+    messages_prefixes, notes_prefixes, fixes_prefixes = prefixes
     source = args.source
-    if notes_prefix + ":" in source_text:
-        run_filecheck(args.filecheck, output, source, notes_prefix,
+    if present(notes_prefixes, source_text):
+        run_filecheck(args.filecheck, output, source,
+                      present(notes_prefixes, source_text),
                       ["--implicit-check-not={{warning|error|note}}:"], runner)
-    elif messages_prefix + ":" in source_text:
+    elif present(messages_prefixes, source_text):
         # Notes are checked only where a test asks for them.
         lines = "\n".join(line for line in output.splitlines()
                           if not re.search(r": note: ", line))
-        run_filecheck(args.filecheck, lines, source, messages_prefix,
+        run_filecheck(args.filecheck, lines, source,
+                      present(messages_prefixes, source_text),
                       ["--implicit-check-not={{warning|error}}:"], runner)
     elif re.search(r"(warning|error):", output):
         sys.stderr.write(output)
         runner_fail("diagnostics were printed but the test expects none")
 
-    if fixes_prefix + ":" in source_text:
+    if present(fixes_prefixes, source_text):
         with open(temp, encoding="utf-8") as f:
             fixed = f.read()
-        run_filecheck(args.filecheck, fixed, source, fixes_prefix,
+        run_filecheck(args.filecheck, fixed, source,
+                      present(fixes_prefixes, source_text),
                       ["--strict-whitespace", "--match-full-lines"], runner)
 
 
@@ -101,6 +110,10 @@ def main():
     parser.add_argument("--runner", choices=["gpuguard", "plugin", "both"],
                         default="gpuguard")
     parser.add_argument("--check-suffix", default="")
+    # Several suffixes, comma-separated, checked together; an empty one is
+    # the unsuffixed prefix: `--check-suffixes=,STRICT` expects what the
+    # default run expects plus the STRICT lines.
+    parser.add_argument("--check-suffixes", default=None)
     parser.add_argument("--expect-exit", type=int, default=None)
     parser.add_argument("source")
     parser.add_argument("check_name")
@@ -120,14 +133,16 @@ def main():
     else:
         tool_args = rest
 
-    suffix = "-" + args.check_suffix if args.check_suffix else ""
-    prefixes = ("CHECK-MESSAGES" + suffix, "CHECK-NOTES" + suffix,
-                "CHECK-FIXES" + suffix)
+    suffixes = (args.check_suffixes.split(",")
+                if args.check_suffixes is not None else [args.check_suffix])
+    suffixes = ["-" + s if s else "" for s in suffixes]
+    prefixes = tuple([kind + s for s in suffixes]
+                     for kind in ("CHECK-MESSAGES", "CHECK-NOTES", "CHECK-FIXES"))
     with open(args.source, encoding="utf-8") as f:
         source_text = f.read()
-    if prefixes[0] + ":" in source_text and prefixes[1] + ":" in source_text:
-        fail(f"use {prefixes[0]} or {prefixes[1]}, not both")
-    has_fixes = prefixes[2] + ":" in source_text
+    if present(prefixes[0], source_text) and present(prefixes[1], source_text):
+        fail(f"use {prefixes[0][0]} or {prefixes[1][0]}, not both")
+    has_fixes = bool(present(prefixes[2], source_text))
 
     # Keep line numbers, drop the expectations from the analysed copy so that
     # fixes cannot touch them.

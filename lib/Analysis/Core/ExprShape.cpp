@@ -3,6 +3,8 @@
 #include "Analysis/Core/ExprShape.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -93,6 +95,47 @@ void flattenSum(const Expr *E, const ASTContext &Context,
     return;
   }
   Terms.push_back(E);
+}
+
+bool isSameValue(const Expr *A, const Expr *B, const ASTContext &Context) {
+  if (!A || !B)
+    return false;
+  llvm::FoldingSetNodeID IdA, IdB;
+  stripIndexCasts(A)->Profile(IdA, Context, /*Canonical=*/true);
+  stripIndexCasts(B)->Profile(IdB, Context, /*Canonical=*/true);
+  return IdA == IdB;
+}
+
+const Expr *conditionOf(const Stmt *S) {
+  if (const auto *If = dyn_cast_or_null<IfStmt>(S))
+    return If->getCond();
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(S))
+    return While->getCond();
+  if (const auto *Do = dyn_cast_or_null<DoStmt>(S))
+    return Do->getCond();
+  if (const auto *For = dyn_cast_or_null<ForStmt>(S))
+    return For->getCond();
+  if (const auto *Conditional = dyn_cast_or_null<ConditionalOperator>(S))
+    return Conditional->getCond();
+  return nullptr;
+}
+
+void collectAssignedVariables(const Stmt *Body,
+                              llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!Body)
+    return;
+  const Expr *Target = nullptr;
+  if (const auto *Assign = dyn_cast<BinaryOperator>(Body);
+      Assign && Assign->isAssignmentOp())
+    Target = Assign->getLHS();
+  else if (const auto *Step = dyn_cast<UnaryOperator>(Body);
+           Step && Step->isIncrementDecrementOp())
+    Target = Step->getSubExpr();
+  if (Target)
+    if (const VarDecl *Var = asLocalVariable(stripIndexCasts(Target)))
+      Out.insert(Var);
+  for (const Stmt *Child : Body->children())
+    collectAssignedVariables(Child, Out);
 }
 
 } // namespace gpuguard

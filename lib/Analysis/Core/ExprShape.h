@@ -12,6 +12,7 @@
 #define GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H
 
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
@@ -57,6 +58,21 @@ void collectReadVariables(const clang::Expr *E,
 void flattenSum(const clang::Expr *E, const clang::ASTContext &Context,
                 llvm::SmallVectorImpl<const clang::Expr *> &Terms,
                 int64_t &Constant);
+
+/// The condition \p S branches or loops on: of an `if`, `while`, `do`,
+/// `for` or `?:`; null for any other statement.
+const clang::Expr *conditionOf(const clang::Stmt *S);
+
+/// Adds to \p Out the local variables that \p Body assigns or increments
+/// after their declaration: loop counters, accumulators, reassigned copies.
+void collectAssignedVariables(
+    const clang::Stmt *Body,
+    llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
+
+/// Whether \p A and \p B are the same expression once value-preserving casts
+/// are stripped: the same variables, members, constants and operators.
+bool isSameValue(const clang::Expr *A, const clang::Expr *B,
+                 const clang::ASTContext &Context);
 
 } // namespace gpuguard
 

@@ -129,6 +129,13 @@ bool isSynchronizingApi(llvm::StringRef Name) {
       .Default(false);
 }
 
+bool isKernelSetupApi(llvm::StringRef Name) {
+  return Name.starts_with("cudaMalloc") || Name.starts_with("cudaMemcpy") ||
+         Name.starts_with("cudaMemset") || Name.starts_with("cuMemAlloc") ||
+         Name.starts_with("cuMemcpy") || Name.starts_with("cuMemsetD") ||
+         Name == "cudaSetDevice" || Name == "cuCtxSetCurrent";
+}
+
 bool isTeardownApi(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
       // Runtime API.

@@ -65,6 +65,12 @@ bool isSynchronizingApi(llvm::StringRef Name);
 /// canonical.
 bool isTeardownApi(llvm::StringRef Name);
 
+/// True for the API functions that set up what a later kernel reads:
+/// allocations, copies and fills of device memory, and the choice of
+/// device. A kernel launched after one of them failed runs on garbage.
+/// \p Name is canonical.
+bool isKernelSetupApi(llvm::StringRef Name);
+
 /// True for `cudaGetLastError` and `cudaPeekAtLastError`, which return the
 /// error of the last kernel launch. \p Name is canonical.
 bool isLastErrorQuery(llvm::StringRef Name);

@@ -546,6 +546,19 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
         addLower(Value, *Constant, Guard, Facts);
       }
       break;
+    case BO_NE: {
+      // `i != 0` past `i == 0 ? ... : a[i - 1]` or `if (i == 0) return;`:
+      // a value that is never negative is then at least 1 (thread indexes
+      // count as never negative, as judge() takes them).
+      const Expr *Stripped = stripIndexCasts(Value);
+      ValueOrigin Origin = Provenance.originOf(Stripped);
+      bool NonNegative = Stripped->getType()->isUnsignedIntegerType() ||
+                         (Origin.isThreadDependent() && !Origin.isLoaded() &&
+                          !Origin.isFromFloat());
+      if (Constant && *Constant == 0 && NonNegative)
+        addLower(Value, 1, Guard, Facts);
+      break;
+    }
     default:
       break;
     }
@@ -1128,6 +1141,10 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
     kill(Var, Facts);
     if (!Value)
       return;
+    // `if (i > n - 1) i = n - 1;`: a value that needs no bound of its own is
+    // the variable's bound, so both edges of the clamp agree at the join.
+    if (!needsBound(stripIndexCasts(Value)))
+      addUpper(Ref, Value, 1, Value, Facts);
     addClampFacts(Ref, Value, Facts, Before);
     if (const Fact *Source = find(Value, Before)) {
       if (Source->Key.Var == Var)

@@ -21,7 +21,7 @@ namespace {
 /// A launch not yet checked on some path, and whether that path has passed a
 /// synchronising call since, where the launch's faults surfaced.
 struct PendingLaunch {
-  const CUDAKernelCallExpr *Launch;
+  const CallExpr *Launch;
   bool Synchronized;
   bool operator==(const PendingLaunch &Other) const {
     return Launch == Other.Launch && Synchronized == Other.Synchronized;
@@ -39,8 +39,10 @@ public:
 
   LaunchDataflow(
       const FunctionDecl &Function, ASTContext &Context,
-      llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify)
-      : Function(Function), Context(Context), Classify(Classify) {}
+      llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify,
+      llvm::function_ref<bool(const CallExpr &)> SurfacesAllErrors)
+      : Function(Function), Context(Context), Classify(Classify),
+        SurfacesAllErrors(SurfacesAllErrors) {}
 
   std::vector<UncheckedLaunch> run();
 
@@ -61,12 +63,13 @@ private:
   /// Where a path leaves the function with \p Pending unchecked.
   void recordEnd(const PendingSet &Pending);
   bool isEarlier(SourceLocation A, SourceLocation B) const;
-  UncheckedLaunch &findingFor(const CUDAKernelCallExpr *Launch);
+  UncheckedLaunch &findingFor(const CallExpr *Launch);
 
   const FunctionDecl &Function;
   ASTContext &Context;
   llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify;
-  llvm::DenseMap<const CUDAKernelCallExpr *, UncheckedLaunch> Findings;
+  llvm::function_ref<bool(const CallExpr &)> SurfacesAllErrors;
+  llvm::DenseMap<const CallExpr *, UncheckedLaunch> Findings;
   /// Set once the fixed point is reached.
   bool Record = false;
 };
@@ -76,7 +79,7 @@ bool LaunchDataflow::isEarlier(SourceLocation A, SourceLocation B) const {
   return SM.isBeforeInTranslationUnit(SM.getFileLoc(A), SM.getFileLoc(B));
 }
 
-UncheckedLaunch &LaunchDataflow::findingFor(const CUDAKernelCallExpr *Launch) {
+UncheckedLaunch &LaunchDataflow::findingFor(const CallExpr *Launch) {
   UncheckedLaunch &Finding = Findings[Launch];
   Finding.Launch = Launch;
   return Finding;
@@ -84,6 +87,16 @@ UncheckedLaunch &LaunchDataflow::findingFor(const CUDAKernelCallExpr *Launch) {
 
 bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
+    if (Record)
+      for (const PendingLaunch &Entry : Pending) {
+        if (isa<CUDAKernelCallExpr>(Entry.Launch))
+          continue;
+        UncheckedLaunch &Finding = findingFor(Entry.Launch);
+        if (!Finding.LaunchedWhilePending ||
+            isEarlier(Launch->getBeginLoc(),
+                      Finding.LaunchedWhilePending->getBeginLoc()))
+          Finding.LaunchedWhilePending = Launch;
+      }
     PendingLaunch Fresh{Launch, /*Synchronized=*/false};
     if (!llvm::is_contained(Pending, Fresh))
       Pending.push_back(Fresh);
@@ -100,9 +113,22 @@ bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
   switch (Classify(*Call)) {
   case PendingLaunchEffect::None:
     break;
+  case PendingLaunchEffect::Pending: {
+    PendingLaunch Fresh{Call, /*Synchronized=*/false};
+    if (!llvm::is_contained(Pending, Fresh))
+      Pending.push_back(Fresh);
+    break;
+  }
   case PendingLaunchEffect::Check:
     Pending.clear();
     break;
+  case PendingLaunchEffect::CheckedSynchronize:
+    // What the synchronisation's result reports in full is checked.
+    if (SurfacesAllErrors)
+      llvm::erase_if(Pending, [&](const PendingLaunch &Entry) {
+        return SurfacesAllErrors(*Entry.Launch);
+      });
+    [[fallthrough]];
   case PendingLaunchEffect::Synchronize: {
     if (Record)
       for (const PendingLaunch &Entry : Pending) {
@@ -200,8 +226,9 @@ std::vector<UncheckedLaunch> LaunchDataflow::run() {
 
 std::vector<UncheckedLaunch> findUncheckedLaunches(
     const FunctionDecl &Function, ASTContext &Context,
-    llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify) {
-  return LaunchDataflow(Function, Context, Classify).run();
+    llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify,
+    llvm::function_ref<bool(const CallExpr &)> SurfacesAllErrors) {
+  return LaunchDataflow(Function, Context, Classify, SurfacesAllErrors).run();
 }
 
 } // namespace gpuguard

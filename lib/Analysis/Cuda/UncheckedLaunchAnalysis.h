@@ -5,14 +5,16 @@
 /// launches (`k<<<grid, block>>>(...)`) that some path carries, unchecked, to
 /// a synchronising call or out of the function.
 ///
-/// The state is the set of launches still pending. A launch adds itself; a
-/// call that checks the last error clears the set. A synchronising call is
-/// where the pending launches' faults surface: it is recorded, and the
-/// launches stay pending, marked as synchronised, since a failed call also
-/// leaves its error as the thread's last error for a later check to see.
-/// At a join the pending sets are united. Paths that end in a no-return call
-/// or a throw are not followed out of the function. Which calls check and
-/// which synchronise is the caller's decision.
+/// The state is the set of launches still pending. A launch adds itself, and
+/// so does any call the caller says leaves an error for a later check (a
+/// discarded status, a call to a helper that returns with a launch
+/// unchecked); a call that checks the last error clears the set. A
+/// synchronising call is where the pending launches' faults surface: it is
+/// recorded, and the launches stay pending, marked as synchronised, since a
+/// failed call also leaves its error as the thread's last error for a later
+/// check to see. At a join the pending sets are united. Paths that end in a
+/// no-return call or a throw are not followed out of the function. Which calls
+/// check and which synchronise is the caller's decision.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -38,12 +40,22 @@ enum class PendingLaunchEffect {
   Check,
   /// Waits for the device, such as `cudaDeviceSynchronize()`.
   Synchronize,
+  /// Waits for the device and reads the result: it reports the execution
+  /// faults of what is pending, so it checks the pending work whose every
+  /// error is an execution fault (the caller's SurfacesAllErrors says which),
+  /// and acts as Synchronize for the rest.
+  CheckedSynchronize,
+  /// Leaves an error that only a later check sees, as a launch does: a call
+  /// whose status is discarded, or a helper that returns with its launches
+  /// unchecked.
+  Pending,
 };
 
 /// A launch that reaches a synchronising call or the function's end on some
 /// path without a check.
 struct UncheckedLaunch {
-  const clang::CUDAKernelCallExpr *Launch = nullptr;
+  /// The launch, or the call that PendingLaunchEffect::Pending marked.
+  const clang::CallExpr *Launch = nullptr;
   /// The first synchronising call, in source order, that a path reaches with
   /// the launch unchecked; null when no path does.
   const clang::CallExpr *Synchronization = nullptr;
@@ -55,14 +67,21 @@ struct UncheckedLaunch {
   /// leaves the function without a check: the launch's faults surfaced in a
   /// result nobody read as the launch's, and no check saw them after.
   bool UncheckedAfterSynchronization = false;
+  /// For a pending call, the first launch, in source order, that a path
+  /// reaches with the call's error unchecked: the kernel then runs on what
+  /// the call may have failed to set up.
+  const clang::CUDAKernelCallExpr *LaunchedWhilePending = nullptr;
 };
 
 /// Runs the analysis on the body of \p Function, in source order of the
-/// launches. \p Classify says what each call (other than a launch) does.
-/// Functions whose CFG cannot be built yield no findings.
+/// launches. \p Classify says what each call (other than a launch) does;
+/// \p SurfacesAllErrors, which pending launches or calls a checked
+/// synchronisation checks (none when it is empty). Functions whose CFG
+/// cannot be built yield no findings.
 std::vector<UncheckedLaunch> findUncheckedLaunches(
     const clang::FunctionDecl &Function, clang::ASTContext &Context,
-    llvm::function_ref<PendingLaunchEffect(const clang::CallExpr &)> Classify);
+    llvm::function_ref<PendingLaunchEffect(const clang::CallExpr &)> Classify,
+    llvm::function_ref<bool(const clang::CallExpr &)> SurfacesAllErrors = {});
 
 } // namespace gpuguard
 

@@ -1,10 +1,14 @@
+// The default profile reports a divisor only with evidence that it can be
+// zero; the strict profile also reports the unproven ones (STRICT lines).
 // RUN: %check_gpuguard %s cuda-div-by-zero %t -- -- %cuda_mock_flags
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-div-by-zero %t.strict -- --config="{CheckOptions: {cuda-div-by-zero.Strict: true}}" -- %cuda_mock_flags
 //
 // Each option, on the last section only (the rest is left out by
-// OPTION_CASES_ONLY):
-// RUN: %check_gpuguard --check-suffix=NO-FLOAT %s cuda-div-by-zero %t.nofloat -- --config="{CheckOptions: {cuda-div-by-zero.CheckFloatDivision: false}}" -- %cuda_mock_flags -DOPTION_CASES_ONLY
-// RUN: %check_gpuguard --check-suffix=NO-PARAMS %s cuda-div-by-zero %t.noparams -- --config="{CheckOptions: {cuda-div-by-zero.CheckParameters: false}}" -- %cuda_mock_flags -DOPTION_CASES_ONLY
-// RUN: %check_gpuguard --check-suffix=COUNTS %s cuda-div-by-zero %t.counts -- --config="{CheckOptions: {cuda-div-by-zero.CountNames: 'hist'}}" -- %cuda_mock_flags -DOPTION_CASES_ONLY
+// OPTION_CASES_ONLY), in the strict profile, where every shape it selects
+// is reported:
+// RUN: %check_gpuguard --check-suffix=NO-FLOAT %s cuda-div-by-zero %t.nofloat -- --config="{CheckOptions: {cuda-div-by-zero.Strict: true, cuda-div-by-zero.CheckFloatDivision: false}}" -- %cuda_mock_flags -DOPTION_CASES_ONLY
+// RUN: %check_gpuguard --check-suffix=NO-PARAMS %s cuda-div-by-zero %t.noparams -- --config="{CheckOptions: {cuda-div-by-zero.Strict: true, cuda-div-by-zero.CheckParameters: false}}" -- %cuda_mock_flags -DOPTION_CASES_ONLY
+// RUN: %check_gpuguard --check-suffix=COUNTS %s cuda-div-by-zero %t.counts -- --config="{CheckOptions: {cuda-div-by-zero.Strict: true, cuda-div-by-zero.CountNames: 'hist'}}" -- %cuda_mock_flags -DOPTION_CASES_ONLY
 
 #include <assert.h>
 #include <cuda_runtime.h>
@@ -15,9 +19,9 @@
 
 __global__ void byParameter(int *out, int n) {
   out[0] = 100 / n;
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
   out[1] = 100 % n;
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: remainder by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: remainder by 'n', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void byParameterChecked(int *out, int n) {
@@ -51,13 +55,13 @@ __global__ void byLoad(int *out, const int *a, const int *p,
                        const Histogram *h) {
   Histogram s = h[1];
   out[0] = 10 / a[3];
-  // CHECK-NOTES: :[[@LINE-1]]:15: warning: integer division by 'a[3]', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:15: warning: integer division by 'a[3]', which may be zero [cuda-div-by-zero]
   out[1] = 10 / *p;
-  // CHECK-NOTES: :[[@LINE-1]]:15: warning: integer division by '*p', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:15: warning: integer division by '*p', which may be zero [cuda-div-by-zero]
   out[2] = 10 / s.count;
-  // CHECK-NOTES: :[[@LINE-1]]:15: warning: integer division by 's.count', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:15: warning: integer division by 's.count', which may be zero [cuda-div-by-zero]
   out[3] = 10 % h->bins;
-  // CHECK-NOTES: :[[@LINE-1]]:15: warning: remainder by 'h->bins', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:15: warning: remainder by 'h->bins', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void byLoadChecked(int *out, const int *a, const int *p,
@@ -79,9 +83,9 @@ __global__ void argumentStruct(float *out, const float *x, Histogram shape,
                                const Histogram *shapes) {
   out[0] = x[0] / shape.count;
   out[1] = x[1] / shapes->count;
-  // CHECK-NOTES: :[[@LINE-1]]:17: warning: floating-point division by 'shapes->count', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:17: warning: floating-point division by 'shapes->count', which may be zero and yield inf or NaN [cuda-div-by-zero]
   out[2] = threadIdx.x % shape.bins;
-  // CHECK-NOTES: :[[@LINE-1]]:24: warning: remainder by 'shape.bins', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:24: warning: remainder by 'shape.bins', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void storeEndsTheCheck(int *out, int *a) {
@@ -125,8 +129,8 @@ __global__ void throughSeveralCopies(int *out, const int *offsets, int b) {
 __global__ void copyOfAParameter(int *out, int n) {
   int d = n;
   out[0] = 7 / d;
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: integer division by 'd', which may be zero [cuda-div-by-zero]
-  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'd' is computed here from 'n'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: integer division by 'd', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'd' is computed here from 'n'
 }
 
 __global__ void copyOfACheckedParameter(int *out, int n) {
@@ -138,7 +142,7 @@ __global__ void copyOfACheckedParameter(int *out, int n) {
 
 __global__ void oneLessThanAParameter(int *out, int n) {
   out[0] = 7 / (n - 1);
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: integer division by 'n - 1', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: integer division by 'n - 1', which may be zero [cuda-div-by-zero]
   if (n > 1)
     out[1] = 7 / (n - 1);
   if (n >= 2)
@@ -208,7 +212,7 @@ __global__ void asserted(int *out, int d, int e) {
   assert(d != 0);
   out[0] = 100 / d;
   out[1] = 100 / e;
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: integer division by 'e', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: integer division by 'e', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void loopCondition(int *out, const int *sizes, int n) {
@@ -218,7 +222,7 @@ __global__ void loopCondition(int *out, const int *sizes, int n) {
     // CHECK-NOTES: :[[@LINE-1]]:19: warning: integer division by 'sizes[i]', which may be zero [cuda-div-by-zero]
   }
   out[0] = 100 / n;
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void reassignmentEndsTheCheck(int *out, const int *a, int d) {
@@ -249,14 +253,14 @@ __global__ void clampedWithMax(int *out, int n) {
   out[0] = 100 / d;
   int e = n;
   out[1] = 100 / e;
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: integer division by 'e', which may be zero [cuda-div-by-zero]
-  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'e' is computed here from 'n'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: integer division by 'e', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'e' is computed here from 'n'
 }
 
 __global__ void clampedWithMaxOfZero(int *out, int n) {
   n = max(n, 0);
   out[0] = 100 / n;
-  // CHECK-NOTES: :[[@LINE-1]]:16: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void clampedWithOr(int *out, int n, int m) {
@@ -284,8 +288,8 @@ __global__ void floatClamps(float *out, const float *x, float hi, float lo) {
   const float eps = 1e-5f;
   float span = hi - lo;
   out[0] = x[0] / span;
-  // CHECK-NOTES: :[[@LINE-1]]:17: warning: floating-point division by 'span', which may be zero and yield inf or NaN [cuda-div-by-zero]
-  // CHECK-NOTES: :[[@LINE-3]]:9: note: 'span' is computed here from 'hi - lo'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:17: warning: floating-point division by 'span', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:9: note: 'span' is computed here from 'hi - lo'
   span = fmaxf(span, eps);
   out[1] = x[1] / span;
   span = hi - lo;
@@ -306,8 +310,8 @@ __global__ void floatClamps(float *out, const float *x, float hi, float lo) {
   span = hi - lo;
   span = fmaxf(span, 0.0f);
   out[7] = x[7] / span;
-  // CHECK-NOTES: :[[@LINE-1]]:17: warning: floating-point division by 'span', which may be zero and yield inf or NaN [cuda-div-by-zero]
-  // CHECK-NOTES: :[[@LINE-25]]:9: note: 'span' is computed here from 'hi - lo'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:17: warning: floating-point division by 'span', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-25]]:9: note: 'span' is computed here from 'hi - lo'
 }
 
 __global__ void intAbsoluteValue(int *out, int hi, int lo) {
@@ -347,7 +351,7 @@ __global__ void launchExtents(int *out, int n) {
   int stride = blockDim.x * gridDim.x;
   out[5] = n / stride;
   out[6] = n / (blockDim.x - 1);
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: integer division by 'blockDim.x - 1', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: integer division by 'blockDim.x - 1', which may be zero [cuda-div-by-zero]
 }
 
 __global__ void guardedIndexBoundsTheExtent(float *out, const float *in,
@@ -356,7 +360,7 @@ __global__ void guardedIndexBoundsTheExtent(float *out, const float *in,
   if (i < n)
     out[i] = in[i] + float(i % n); // i >= 0 and i < n: n is at least 1.
   out[0] = float(i % n);
-  // CHECK-NOTES: :[[@LINE-1]]:20: warning: remainder by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:20: warning: remainder by 'n', which may be zero [cuda-div-by-zero]
 }
 
 // ---- Floating-point division -----------------------------------------------
@@ -367,7 +371,7 @@ __global__ void floatByDifference(float *out, const float *x, float hi,
   if (i >= n)
     return;
   out[i] = (x[i] - lo) / (hi - lo);
-  // CHECK-NOTES: :[[@LINE-1]]:24: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:24: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
   if (hi > lo)
     out[i] = (x[i] - lo) / (hi - lo);
 }
@@ -407,7 +411,7 @@ __global__ void nanBecomesAnIndex(float *out, const float *x, const int *table,
   if (i >= n)
     return;
   float t = (x[i] - lo) / (hi - lo);
-  // CHECK-NOTES: :[[@LINE-1]]:25: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:25: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
   int bin = min((int)(t * bins), bins - 1);
   out[i] = table[bin];
 }
@@ -418,13 +422,13 @@ template <int Width> __global__ void templateConstant(int *out, int n) {
   out[0] = n / Width;
   out[1] = n % (Width * 2);
   out[2] = n / n;
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
 }
 
 template <typename T>
 __global__ void templateDependent(T *out, const T *x, T hi, T lo, int n) {
   out[0] = x[0] / (hi - lo);
-  // CHECK-NOTES: :[[@LINE-1]]:17: warning: division by 'hi - lo', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:17: warning: division by 'hi - lo', which may be zero [cuda-div-by-zero]
   out[1] = x[1] / n;
   out[2] = x[2] / T(sizeof(T));
   if (hi != lo)
@@ -441,7 +445,7 @@ void launchTemplates(int *i, float *f, int n) {
 
 int chunks(int total, int parts) {
   return (total + parts - 1) / parts;
-  // CHECK-NOTES: :[[@LINE-1]]:30: warning: integer division by 'parts', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:30: warning: integer division by 'parts', which may be zero [cuda-div-by-zero]
 }
 
 int chunksChecked(int total, int parts) {
@@ -454,7 +458,7 @@ void launchSquare(float *out, const float *in, int n, int rows) {
   dim3 grid((n + block.x - 1) / block.x, (rows + block.y - 1) / block.y);
   (void)grid;
   int perRow = n / rows;
-  // CHECK-NOTES: :[[@LINE-1]]:18: warning: integer division by 'rows', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:18: warning: integer division by 'rows', which may be zero [cuda-div-by-zero]
   (void)perRow;
 }
 
@@ -479,16 +483,16 @@ __global__ void optionCases(float *out, const float *sums, const int *counts,
                             float hi, float lo) {
   int b = blockIdx.x;
   out[b] = b / n;
-  // CHECK-NOTES: :[[@LINE-1]]:14: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
   // CHECK-MESSAGES-NO-FLOAT: :[[@LINE-2]]:14: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
   // CHECK-MESSAGES-COUNTS: :[[@LINE-3]]:14: warning: integer division by 'n', which may be zero [cuda-div-by-zero]
   out[b] += b % (n - 1);
-  // CHECK-NOTES: :[[@LINE-1]]:15: warning: remainder by 'n - 1', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:15: warning: remainder by 'n - 1', which may be zero [cuda-div-by-zero]
   // CHECK-MESSAGES-NO-FLOAT: :[[@LINE-2]]:15: warning: remainder by 'n - 1', which may be zero [cuda-div-by-zero]
   // CHECK-MESSAGES-NO-PARAMS: :[[@LINE-3]]:15: warning: remainder by 'n - 1', which may be zero [cuda-div-by-zero]
   // CHECK-MESSAGES-COUNTS: :[[@LINE-4]]:15: warning: remainder by 'n - 1', which may be zero [cuda-div-by-zero]
   out[b] += sums[b] / (hi - lo);
-  // CHECK-NOTES: :[[@LINE-1]]:21: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:21: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
   // CHECK-MESSAGES-NO-PARAMS: :[[@LINE-2]]:21: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
   // CHECK-MESSAGES-COUNTS: :[[@LINE-3]]:21: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
   out[b] += sums[b] / counts[b];

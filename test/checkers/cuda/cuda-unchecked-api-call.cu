@@ -1,5 +1,10 @@
+// The strict profile: every launch and status with no check on a path out of
+// its function. The default profile, which also asks for evidence, is
+// cuda-unchecked-api-call-evidence.cu; here it reports only the two unmarked
+// lines.
 // RUN: %check_gpuguard %s cuda-unchecked-api-call %t -- -- %cuda_mock_flags
-// RUN: %check_gpuguard --check-suffix=OPTIONS %s cuda-unchecked-api-call %t.options -- --config="{CheckOptions: {cuda-unchecked-api-call.AllowVoidCast: false, cuda-unchecked-api-call.CheckedFunctions: 'checkKernel;KERNEL_CHECK;myproj::verifyLaunch', cuda-unchecked-api-call.CheckedReturnTypes: 'cudaError_t;cublasStatus_t', cuda-unchecked-api-call.RequireCheckBeforeReturn: false, cuda-unchecked-api-call.CheckTeardownResults: true}}" -- %cuda_mock_flags -DOPTIONS
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-unchecked-api-call %t.strict -- --config="{CheckOptions: {cuda-unchecked-api-call.Strict: true}}" -- %cuda_mock_flags
+// RUN: %check_gpuguard --check-suffix=OPTIONS %s cuda-unchecked-api-call %t.options -- --config="{CheckOptions: {cuda-unchecked-api-call.Strict: true, cuda-unchecked-api-call.AllowVoidCast: false, cuda-unchecked-api-call.CheckedFunctions: 'checkKernel;KERNEL_CHECK;myproj::verifyLaunch', cuda-unchecked-api-call.CheckedReturnTypes: 'cudaError_t;cublasStatus_t', cuda-unchecked-api-call.RequireCheckBeforeReturn: false, cuda-unchecked-api-call.CheckTeardownResults: true}}" -- %cuda_mock_flags -DOPTIONS
 
 #include <cuda_runtime.h>
 
@@ -51,11 +56,11 @@ template <class T> __global__ void fill(T *out, T value, int n) {
 
 void droppedResults(float *d, const float *h, size_t bytes) {
   cudaMalloc(&d, bytes);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   cudaMemset(d, 0, bytes);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemset' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemset' is discarded [cuda-unchecked-api-call]
   cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemcpy' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemcpy' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
   // A release's own failure is seldom checked, and a kernel fault it would
   // surface is the launch's finding: left out unless CheckTeardownResults.
   cudaFree(d);
@@ -97,32 +102,32 @@ void deliberatelyDropped(float *d) {
 void droppedForms(float *d, bool c, int k) {
   if (c)
     cudaMalloc(&d, 4);
-  // CHECK-NOTES: :[[@LINE-1]]:5: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   cudaMalloc(&d, 4), cudaMalloc(&d, 8);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:22: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:22: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   cudaError_t err = (cudaMalloc(&d, 4), cudaMalloc(&d, 8));
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:22: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   c ? cudaMalloc(&d, 4) : cudaMalloc(&d, 8);
-  // CHECK-NOTES: :[[@LINE-1]]:7: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:27: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:7: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:27: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   err = c ? cudaMalloc(&d, 4) : cudaMalloc(&d, 8);
   (int)cudaMalloc(&d, 4);
-  // CHECK-NOTES: :[[@LINE-1]]:8: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:8: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   err = (cudaError_t)(int)cudaMalloc(&d, 4);
   for (int i = 0; i < k; cudaMalloc(&d, 4), ++i)
-    // CHECK-NOTES: :[[@LINE-1]]:26: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:26: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
     ;
   while (cudaMalloc(&d, 4) != cudaSuccess)
     ;
   switch (k) {
   case 0:
     cudaMalloc(&d, 4);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
     break;
   }
   ({ cudaMalloc(&d, 4); });
-  // CHECK-NOTES: :[[@LINE-1]]:6: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:6: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   err = ({ cudaMalloc(&d, 4); });
   (void)sizeof(cudaMalloc(&d, 4));
   report(err);
@@ -143,17 +148,17 @@ struct DeviceBuffer {
 
 void byReturnType(DeviceBuffer &buffer, float *out, int n) {
   launchScale(out, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'launchScale' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'launchScale' is discarded [cuda-unchecked-api-call]
   buffer.release();
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'release' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'release' is discarded [cuda-unchecked-api-call]
   cudaError_t (*freeFn)(void *) = cudaFree;
   freeFn(out);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'freeFn' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'freeFn' is discarded [cuda-unchecked-api-call]
   CUdeviceptr ptr;
   cuMemAlloc(&ptr, 4);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'CUresult' result of 'cuMemAlloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'CUresult' result of 'cuMemAlloc' is discarded [cuda-unchecked-api-call]
   cuCtxSynchronize();
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'CUresult' result of 'cuCtxSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'CUresult' result of 'cuCtxSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
   if (launchScale(out, n) != cudaSuccess || buffer.release() != cudaSuccess ||
       freeFn(out) != cudaSuccess || cuMemAlloc(&ptr, 4) != CUDA_SUCCESS ||
       cuCtxSynchronize() != CUDA_SUCCESS)
@@ -164,7 +169,7 @@ void byReturnType(DeviceBuffer &buffer, float *out, int n) {
 // Templates are checked once, as written.
 template <class T> void templated(T *d, size_t n) {
   cudaMalloc(&d, n * sizeof(T));
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   CUDA_CHECK(cudaFree(d));
 }
 template void templated<float>(float *, size_t);
@@ -189,7 +194,7 @@ __global__ void kernelCallingTheRuntime(int *flags) {
 
 __host__ __device__ void bothSides(float *d) {
   cudaMalloc((void **)&d, 4);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
   if (cudaFree(d) != cudaSuccess)
     return;
 }
@@ -199,15 +204,15 @@ __host__ __device__ void bothSides(float *d) {
 void launchThenDroppedSync(float *d, int n) {
   scale<<<1, 256>>>(d, n);
   cudaDeviceSynchronize();
-  // CHECK-NOTES: :[[@LINE-2]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
-  // CHECK-NOTES: :[[@LINE-3]]:3: warning: the 'cudaError_t' result of 'cudaDeviceSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:3: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: warning: the 'cudaError_t' result of 'cudaDeviceSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
 }
 
 void launchThenCheckedSync(float *d, int n) {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE+1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -255,15 +260,15 @@ void launchSyncThenChecked(float *d, int n) {
   checkLastLaunch("scale");
   scale<<<1, 256>>>(d, n);
   cudaStreamSynchronize(0);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaStreamSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaStreamSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
   CUDA_CHECK(cudaGetLastError());
 }
 
 void launchSyncThenCheckedOnOneBranch(float *d, int n, bool debug) {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
   CUDA_CHECK(cudaDeviceSynchronize());
-  // CHECK-NOTES: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
   if (debug)
     checkLastLaunch("scale");
 }
@@ -280,9 +285,9 @@ void launchThenDroppedHelperResult(float *d, int n) {
   scale<<<1, 256>>>(d, n);
   lastLaunchError();
   CUDA_CHECK(cudaDeviceSynchronize());
-  // CHECK-NOTES: :[[@LINE-3]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
-  // CHECK-NOTES: :[[@LINE-4]]:3: warning: the 'cudaError_t' result of 'lastLaunchError' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:3: warning: the 'cudaError_t' result of 'lastLaunchError' is discarded [cuda-unchecked-api-call]
 }
 
 cudaError_t launchReturningItsError(float *d, int n) {
@@ -292,23 +297,23 @@ cudaError_t launchReturningItsError(float *d, int n) {
 
 void launchAtTheEnd(float *d, int n) {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
 }
 
 void launchInAFunctionTryBlock(float *d, int n) try {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
 } catch (...) {
-  // CHECK-NOTES: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
 }
 
 void launchWithAnEarlyReturn(float *d, int n) {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
   if (n == 0)
     return;
-  // CHECK-NOTES: :[[@LINE-1]]:5: note: the function returns here with the launch unchecked
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: note: the function returns here with the launch unchecked
   CUDA_CHECK(cudaGetLastError());
 }
 
@@ -324,11 +329,11 @@ void launchWithAFatalExit(float *d, int n) {
 
 void launchCheckedOnOneBranch(float *d, int n, bool debug) {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
   if (debug)
     CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
-  // CHECK-NOTES: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
 }
 
 void launchCheckedOnBothBranches(float *d, int n, bool verbose) {
@@ -371,9 +376,9 @@ void launchAndSyncInALoopCheckedOnce(float **d, int batches, int n,
                                      cudaStream_t s) {
   for (int b = 0; b < batches; ++b) {
     scale<<<1, 256, 0, s>>>(d[b], n);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
     CUDA_CHECK(cudaStreamSynchronize(s));
-    // CHECK-NOTES: :[[@LINE-1]]:16: note: the kernel's errors surface here instead, in the result of 'cudaStreamSynchronize'
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: note: the kernel's errors surface here instead, in the result of 'cudaStreamSynchronize'
     if (b == 0)
       CUDA_CHECK(cudaGetLastError());
   }
@@ -382,18 +387,18 @@ void launchAndSyncInALoopCheckedOnce(float **d, int batches, int n,
 // Reported once, where the error surfaces first.
 void launchBeforeSeveralSyncs(float *d, float *h, int n) {
   scale<<<1, 256>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
   CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-  // CHECK-NOTES: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaMemcpy'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaMemcpy'
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void launchThenEventSync(float *d, int n, cudaStream_t s, cudaEvent_t done) {
   scale<<<1, 256, 0, s>>>(d, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
   CUDA_CHECK(cudaEventRecord(done, s));
   CUDA_CHECK(cudaEventSynchronize(done));
-  // CHECK-NOTES: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaEventSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaEventSynchronize'
 }
 
 // Asynchronous copies and event records do not wait for the kernel.
@@ -412,9 +417,9 @@ void launchThenDroppedCheck(float *d, int n) {
   scale<<<1, 256>>>(d, n);
   cudaGetLastError();
   CUDA_CHECK(cudaDeviceSynchronize());
-  // CHECK-NOTES: :[[@LINE-3]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
-  // CHECK-NOTES: :[[@LINE-4]]:3: warning: the 'cudaError_t' result of 'cudaGetLastError' is discarded, so the launch error it reports is lost [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:3: warning: the 'cudaError_t' result of 'cudaGetLastError' is discarded, so the launch error it reports is lost [cuda-unchecked-api-call]
 }
 
 // ... unless it is dropped on purpose.
@@ -427,8 +432,8 @@ void launchThenDeliberatelyDroppedCheck(float *d, int n) {
 void launchInALambda(float *d, int n) {
   auto run = [&] {
     scale<<<1, 256>>>(d, n);
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-    // CHECK-NOTES: :[[@LINE+1]]:3: note: the function returns here with the launch unchecked
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+    // CHECK-NOTES-STRICT: :[[@LINE+1]]:3: note: the function returns here with the launch unchecked
   };
   auto runChecked = [&] {
     scale<<<1, 256>>>(d, n);
@@ -440,8 +445,8 @@ void launchInALambda(float *d, int n) {
 
 template <class T> void launchTemplated(T *d, int n) {
   fill<<<1, 256>>>(d, T(), n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'fill' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'fill' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
 }
 template void launchTemplated<float>(float *, int);
 

@@ -1,6 +1,8 @@
 // Guard strength: a guard must bound the value actually used as the index,
 // tightly enough, from above and (for decrements) from below.
 // RUN: %check_gpuguard %s cuda-unchecked-index %t -- -- %cuda_mock_flags
+// The strict profile also reports what has no evidence (the STRICT lines).
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-unchecked-index %t.strict -- --config="{CheckOptions: {cuda-unchecked-index.Strict: true}}" -- %cuda_mock_flags
 
 #include <assert.h>
 #include <cuda_runtime.h>
@@ -109,8 +111,8 @@ __global__ void volume(float *v, int nx, int ny, int nz) {
   int z = blockIdx.z * blockDim.z + threadIdx.z;
   if (x < nx && y < ny)
     v[(z * ny + y) * nx + x] = 0.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'z' in the index of 'v[(z * ny + y) * nx + x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'z' is computed here from 'blockIdx.z', 'blockDim.z' and 'threadIdx.z'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: 'z' in the index of 'v[(z * ny + y) * nx + x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'z' is computed here from 'blockIdx.z', 'blockDim.z' and 'threadIdx.z'
   if (x < nx && y < ny && z < nz)
     v[(z * ny + y) * nx + x] = 1.0f;
 }
@@ -129,6 +131,7 @@ __global__ void boundsInStructFields(Matrix m) {
     m.data[row * m.cols + col] = 1.0f;
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'col' in the index of 'm.data[row * m.cols + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-6]]:7: note: 'col' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-6]]:23: note: 'col' is compared with a bound here, which does not hold at this access
 }
 
 // ---- Guards through copies, locals, unsigned compares and clamps -----------
@@ -194,7 +197,7 @@ __global__ void tiledMatmul(const float *a, const float *b, float *c, int n) {
   float sum = 0.0f;
   for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
     as[ty][tx] = row < n ? a[row * n + t * TILE + tx] : 0.0f;
-    // CHECK-NOTES: :[[@LINE-1]]:28: warning: the tile column in the index of 'a[row * n + t * TILE + tx]' is not bounded by a guard on every path; in the last, partial tile it runs past the end [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:28: warning: the tile column in the index of 'a[row * n + t * TILE + tx]' is not bounded by a guard on every path; in the last, partial tile it runs past the end [cuda-unchecked-index]
     bs[ty][tx] = (t * TILE + ty < n && col < n) ? b[(t * TILE + ty) * n + col] : 0.0f;
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
@@ -255,14 +258,15 @@ __global__ void helpers(float *out, const float *in, int n) {
   storeAt(out, i, 1.0f);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' passed to 'storeAt' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
-  // CHECK-NOTES: :[[@LINE-14]]:61: note: 'storeAt' uses it as an index here, with no guard of its own
+  // CHECK-NOTES: :[[@LINE+2]]:7: note: 'i' is compared with a bound here, which does not hold at this access
+  // CHECK-NOTES: :[[@LINE-15]]:61: note: 'storeAt' uses it as an index here, with no guard of its own
   if (i < n)
     storeAt(out, i, 2.0f);
   if (i < n)
     out[i] = loadNext(in, i);
   // CHECK-NOTES: :[[@LINE-1]]:14: warning: index 'i + 1' of 'loadNext(in, i)' is not covered by the guard on 'i' [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
-  // CHECK-NOTES: :[[@LINE-19]]:62: note: 'loadNext' uses it as an index here, with no guard of its own
+  // CHECK-NOTES: :[[@LINE-20]]:62: note: 'loadNext' uses it as an index here, with no guard of its own
   storeChecked(out, i, n, 3.0f);
 }
 

@@ -1,4 +1,7 @@
+// The default profile reports an index only with evidence that it goes
+// out of bounds; the strict profile also reports the unproven ones.
 // RUN: %check_gpuguard %s cuda-unchecked-index %t -- -- %cuda_mock_flags
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-unchecked-index %t.strict -- --config="{CheckOptions: {cuda-unchecked-index.Strict: true}}" -- %cuda_mock_flags
 
 #include <assert.h>
 #include <cuda_runtime.h>
@@ -8,15 +11,14 @@
 __global__ void noGuard(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i] * 2.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
-  // CHECK-NOTES: :[[@LINE-3]]:12: warning: index 'i' of 'in[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: the same index reaches 'in[i]' here
 }
 
 __global__ void inlineIndex(float *out, int n) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the index of 'out[blockIdx.x * blockDim.x + threadIdx.x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the index of 'out[blockIdx.x * blockDim.x + threadIdx.x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
 }
 
 __global__ void pointerArithmetic(float *out, int n) {
@@ -24,6 +26,7 @@ __global__ void pointerArithmetic(float *out, int n) {
   *(out + i) = 1.0f;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of '*(out + i)' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+1]]:7: note: 'i' is compared with a bound here, which does not hold at this access
   if (i < n)
     *(out + i) = 2.0f;
 }
@@ -49,6 +52,7 @@ __global__ void accessAfterTheGuardedBlock(float *out, float *aux, int n) {
   aux[i] = 2.0f;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'aux[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is compared with a bound here, which does not hold at this access
 }
 
 __global__ void guardOnOnePathOnly(float *out, int n, bool checked) {
@@ -58,6 +62,7 @@ __global__ void guardOnOnePathOnly(float *out, int n, bool checked) {
   out[i] = 1.0f;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:18: note: 'i' is compared with a bound here, which does not hold at this access
 }
 
 __global__ void wholeExpressionGuard(float *out, int n) {
@@ -79,8 +84,8 @@ __global__ void conjunctionMissingADimension(float *c, int rows, int cols) {
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < rows)
     c[row * cols + col] = 0.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'col' in the index of 'c[row * cols + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'col' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: 'col' in the index of 'c[row * cols + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'col' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
 }
 
 __global__ void disjunctionOnTheFalseEdge(float *c, int rows, int cols) {
@@ -96,9 +101,9 @@ __global__ void disjunctionOnTheTrueEdge(float *c, int rows, int cols) {
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < rows || col < cols)
     c[row * cols + col] = 0.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'row' in the index of 'c[row * cols + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'row' is computed here from 'blockIdx.y', 'blockDim.y' and 'threadIdx.y'
-  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'col' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: 'row' in the index of 'c[row * cols + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: 'row' is computed here from 'blockIdx.y', 'blockDim.y' and 'threadIdx.y'
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: 'col' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
 }
 
 // ---- Early exits -----------------------------------------------------------
@@ -135,6 +140,7 @@ __global__ void reassignedAfterTheExit(float *out, int n) {
   out[i] = 1.0f;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-6]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: 'i' is compared with a bound here, which does not hold at this access
 }
 
 // ---- Grid-stride loops -----------------------------------------------------
@@ -159,8 +165,8 @@ __global__ void gridStrideUpdatedBeforeTheAccess(float *out, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;) {
     i += stride;
     out[i] = 1.0f;
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-    // CHECK-NOTES: :[[@LINE-4]]:12: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
   }
 }
 
@@ -170,6 +176,7 @@ __global__ void doWhileTestsTooLate(float *out, int n) {
     out[i] = 1.0f;
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+    // CHECK-NOTES: :[[@LINE+2]]:12: note: 'i' is compared with a bound here, which does not hold at this access
     i += blockDim.x * gridDim.x;
   } while (i < n);
 }
@@ -186,8 +193,8 @@ __global__ void ternary(float *out, const float *in, int n) {
 __global__ void ternaryWrongBranch(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = i < n ? 0.0f : in[i];
-  // CHECK-NOTES: :[[@LINE-1]]:28: warning: index 'i' of 'in[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:28: warning: index 'i' of 'in[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
   out[0] = v;
 }
 
@@ -229,7 +236,7 @@ __global__ void launchCoordinates(float *partial, const float *in, int n) {
 
 __global__ void blockLocalIndexIntoGlobalMemory(float *out) {
   out[threadIdx.y * 32 + threadIdx.x] = 0.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the index of 'out[threadIdx.y * 32 + threadIdx.x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the index of 'out[threadIdx.y * 32 + threadIdx.x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
 }
 
 // ---- Host code and indexes that are not thread-dependent -------------------

@@ -27,8 +27,10 @@ __global__ void dequantize(const int8_t *q, const float *scales, float *w,
     w[i] = scales[i / groupSize] * q[i]; // BUG: cuda-div-by-zero
 }
 
-int main() {
-  const int outFeatures = 4096, inFeatures = 4096, numGroups = 32;
+int main(int argc, char **argv) {
+  const int outFeatures = 4096, inFeatures = 4096;
+  // The group count comes from the checkpoint's configuration.
+  const int numGroups = argc > 1 ? std::atoi(argv[1]) : 32;
   const int groupSize = inFeatures / numGroups;
   const int n = outFeatures * inFeatures;
   const int numScales = n / groupSize;

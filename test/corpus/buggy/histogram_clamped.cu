@@ -24,7 +24,7 @@ __global__ void histogramFloat(const float *x, int n, float lo, float hi,
     const float v = x[i];
     // hi == lo divides by zero. NaN samples, and samples outside [lo, hi) (hi
     // itself among them), give a bin outside [0, nbins).
-    const float t = (v - lo) / (hi - lo); // BUG: cuda-div-by-zero
+    const float t = (v - lo) / (hi - lo); // BUG: cuda-div-by-zero (known miss: a floating-point difference of two parameters)
     const int bin = static_cast<int>(t * nbins);
     atomicAdd(&hist[bin], 1u); // BUG: cuda-unchecked-index
   }

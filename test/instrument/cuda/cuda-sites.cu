@@ -5,13 +5,13 @@
 // every mode (but not in a macro's definition), lines stay where they were
 // after the #line directive, and the input is not changed. Every pattern
 // matches a whole line, so that a check line (a comment, copied too) never
-// matches itself.
+// matches itself. Strict profile: every site a check can flag is flagged.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/orig.cu
-// RUN: %gpuguard instrument -o %t/flagged %s -- %cuda_mock_flags > %t/flagged.out 2>&1
+// RUN: %gpuguard instrument -o %t/flagged %s --config="{CheckOptions: {cuda-unchecked-index.Strict: true, cuda-div-by-zero.Strict: true, cuda-unchecked-api-call.Strict: true}}" -- %cuda_mock_flags > %t/flagged.out 2>&1
 // RUN: FileCheck %s --match-full-lines --check-prefixes=FLAGGED,BOTH -DSRC=%s < %t/flagged%s
 // RUN: FileCheck %s --check-prefix=NOTE -DSRC=%s < %t/flagged.out
 // RUN: cmp %s %t/orig.cu
-// RUN: %gpuguard instrument --quiet --instrument=all -o %t/all %s -- %cuda_mock_flags > /dev/null 2>&1
+// RUN: %gpuguard instrument --quiet --instrument=all -o %t/all %s --config="{CheckOptions: {cuda-unchecked-index.Strict: true, cuda-div-by-zero.Strict: true, cuda-unchecked-api-call.Strict: true}}" -- %cuda_mock_flags > /dev/null 2>&1
 // RUN: FileCheck %s --match-full-lines --check-prefixes=ALL,BOTH -DSRC=%s < %t/all%s
 // RUN: cmp %s %t/orig.cu
 

@@ -1,0 +1,84 @@
+//===--- CallSites.cpp - Who calls each function in a translation unit ----===//
+
+#include "Analysis/Core/CallSites.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+
+namespace gpuguard {
+
+namespace {
+
+class CallCollector : public DynamicRecursiveASTVisitor {
+public:
+  CallCollector(
+      llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> &Callers,
+      std::vector<CallSite> &All)
+      : Callers(Callers), All(All) {
+    ShouldVisitTemplateInstantiations = true;
+  }
+
+  bool TraverseFunctionDecl(FunctionDecl *Function) override {
+    return within(Function, [&] {
+      return DynamicRecursiveASTVisitor::TraverseFunctionDecl(Function);
+    });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *Method) override {
+    return within(Method, [&] {
+      return DynamicRecursiveASTVisitor::TraverseCXXMethodDecl(Method);
+    });
+  }
+
+  bool VisitCallExpr(CallExpr *Call) override {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Current)
+      return true;
+    std::vector<CallSite> &Sites = Callers[CallSites::key(*Callee)];
+    if (Sites.empty() || Sites.back().Call != Call) {
+      Sites.push_back({Current, Call});
+      All.push_back({Current, Call});
+    }
+    return true;
+  }
+
+private:
+  /// Runs \p Traverse with \p Function as the caller of the calls it finds.
+  bool within(const FunctionDecl *Function,
+              llvm::function_ref<bool()> Traverse) {
+    const FunctionDecl *Saved = Current;
+    Current = Function;
+    bool Result = Traverse();
+    Current = Saved;
+    return Result;
+  }
+
+  llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> &Callers;
+  std::vector<CallSite> &All;
+  const FunctionDecl *Current = nullptr;
+};
+
+} // namespace
+
+const FunctionDecl *CallSites::key(const FunctionDecl &Function) {
+  const FunctionDecl *Key = &Function;
+  if (const FunctionDecl *Pattern = Function.getTemplateInstantiationPattern())
+    Key = Pattern;
+  return Key->getCanonicalDecl();
+}
+
+CallSites::CallSites(ASTContext &Context) {
+  CallCollector Collector(Callers, All);
+  Collector.TraverseAST(Context);
+}
+
+llvm::ArrayRef<CallSite>
+CallSites::callersOf(const FunctionDecl &Callee) const {
+  auto It = Callers.find(key(Callee));
+  if (It == Callers.end())
+    return {};
+  return It->second;
+}
+
+} // namespace gpuguard

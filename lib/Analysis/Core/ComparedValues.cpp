@@ -1,0 +1,144 @@
+//===--- ComparedValues.cpp - What a function compares anywhere -----------===//
+
+#include "Analysis/Core/ComparedValues.h"
+#include "Analysis/Core/ExprShape.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/FoldingSet.h"
+
+using namespace clang;
+
+namespace gpuguard {
+
+namespace {
+
+/// `min`, `max`, `fminf`, `std::min`, `umin`, ...: a clamp bounds its
+/// arguments as surely as a comparison does.
+bool isMinMaxCall(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  StringRef Name = Callee->getName();
+  if (Name.starts_with("atomic"))
+    return false;
+  return Name.ends_with("min") || Name.ends_with("max") ||
+         Name.ends_with("minf") || Name.ends_with("maxf");
+}
+
+bool isZero(const Expr *E, const ASTContext &Context) {
+  std::optional<int64_t> Value = integerConstant(E, Context);
+  return Value && *Value == 0;
+}
+
+bool isOne(const Expr *E, const ASTContext &Context) {
+  std::optional<int64_t> Value = integerConstant(E, Context);
+  return Value && *Value == 1;
+}
+
+} // namespace
+
+ComparedValues::ComparedValues(const FunctionDecl &Function,
+                               const ASTContext &Context)
+    : Context(Context) {
+  if (const Stmt *Body = Function.getBody())
+    visit(Body);
+}
+
+unsigned ComparedValues::profileOf(const Expr *E) const {
+  llvm::FoldingSetNodeID ID;
+  stripIndexCasts(E)->Profile(ID, Context, /*Canonical=*/true);
+  return ID.ComputeHash();
+}
+
+void ComparedValues::recordBounded(const Expr *E, const Expr *Comparison) {
+  E = stripIndexCasts(E);
+  BoundedOperands.push_back(E);
+  // Visited in source order: the first comparison stays.
+  if (const VarDecl *Var = asLocalVariable(E))
+    BoundedVariables.try_emplace(Var, Comparison);
+  BoundedProfiles.try_emplace(profileOf(E), Comparison);
+}
+
+void ComparedValues::recordZeroTested(const Expr *E) {
+  E = stripIndexCasts(E);
+  if (const VarDecl *Var = asLocalVariable(E))
+    ZeroTestedVariables.insert(Var);
+  ZeroTestedProfiles.insert(profileOf(E));
+}
+
+void ComparedValues::visit(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *Compare = dyn_cast<BinaryOperator>(S)) {
+    const Expr *LHS = Compare->getLHS(), *RHS = Compare->getRHS();
+    switch (Compare->getOpcode()) {
+    case BO_LT:
+    case BO_GE:
+      // `n < 1` and `n >= 1` test for zero as `n <= 0` and `n > 0` do.
+      if (isOne(RHS, Context))
+        recordZeroTested(LHS);
+      [[fallthrough]];
+    case BO_LE:
+    case BO_GT:
+      if (isZero(RHS, Context))
+        recordZeroTested(LHS);
+      else if (isZero(LHS, Context))
+        recordZeroTested(RHS);
+      // Either edge of `i < n` or `i >= n` bounds `i` by `n`; which side
+      // is the bound is the caller's question.
+      recordBounded(LHS, Compare);
+      recordBounded(RHS, Compare);
+      break;
+    case BO_EQ:
+    case BO_NE:
+      if (isZero(RHS, Context))
+        recordZeroTested(LHS);
+      else if (isZero(LHS, Context))
+        recordZeroTested(RHS);
+      break;
+    case BO_LAnd:
+    case BO_LOr:
+      if (!isa<BinaryOperator>(LHS->IgnoreParenImpCasts()))
+        recordZeroTested(LHS);
+      if (!isa<BinaryOperator>(RHS->IgnoreParenImpCasts()))
+        recordZeroTested(RHS);
+      break;
+    default:
+      break;
+    }
+  } else if (const auto *Not = dyn_cast<UnaryOperator>(S);
+             Not && Not->getOpcode() == UO_LNot) {
+    recordZeroTested(Not->getSubExpr());
+  } else if (const auto *Call = dyn_cast<CallExpr>(S);
+             Call && isMinMaxCall(Call)) {
+    for (const Expr *Arg : Call->arguments())
+      recordBounded(Arg, Call);
+  } else if (const Expr *Condition = conditionOf(S)) {
+    // `if (n)`: the condition itself is the zero test.
+    if (!isa<BinaryOperator>(Condition->IgnoreParenImpCasts()) &&
+        !isa<UnaryOperator>(Condition->IgnoreParenImpCasts()))
+      recordZeroTested(Condition);
+  }
+  for (const Stmt *Child : S->children())
+    visit(Child);
+}
+
+const Expr *ComparedValues::boundingComparison(const Expr *E) const {
+  E = stripIndexCasts(E);
+  if (const VarDecl *Var = asLocalVariable(E))
+    if (const Expr *Comparison = boundingComparison(Var))
+      return Comparison;
+  return BoundedProfiles.lookup(profileOf(E));
+}
+
+bool ComparedValues::isZeroTested(const Expr *E) const {
+  E = stripIndexCasts(E);
+  if (const VarDecl *Var = asLocalVariable(E); Var && isZeroTested(Var))
+    return true;
+  return ZeroTestedProfiles.contains(profileOf(E));
+}
+
+} // namespace gpuguard

@@ -1,0 +1,74 @@
+//===--- ComparedValues.h - What a function compares anywhere ---*- C++ -*-===//
+///
+/// \file
+/// The values a function compares somewhere in its body, on any path: the
+/// operands of `<`, `<=`, `>`, `>=` and of min()/max() calls, and the
+/// values it compares with zero. A check that finds no guard on the path to
+/// an access or a division asks this for evidence: a bound or a zero test
+/// elsewhere shows that the author knows the value can leave its range, so
+/// the unguarded path is the suspicious one. No comparison anywhere is no
+/// evidence: the value may well be fine by construction.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CORE_COMPAREDVALUES_H
+#define GPUGUARD_ANALYSIS_CORE_COMPAREDVALUES_H
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace gpuguard {
+
+class ComparedValues {
+public:
+  ComparedValues(const clang::FunctionDecl &Function,
+                 const clang::ASTContext &Context);
+
+  /// The first ordering comparison or clamp, in source order, that \p E or
+  /// the local variable it names is an operand of: `E < n`, `n >= E`,
+  /// `min(E, n)`; null if none is. Which side bounds which is the caller's
+  /// question.
+  const clang::Expr *boundingComparison(const clang::Expr *E) const;
+  const clang::Expr *boundingComparison(const clang::VarDecl *Var) const {
+    return BoundedVariables.lookup(Var);
+  }
+
+  /// Every operand of an ordering comparison or clamp, in source order.
+  llvm::ArrayRef<const clang::Expr *> boundedOperands() const {
+    return BoundedOperands;
+  }
+
+  /// Whether \p E or the local variable it names is compared with zero
+  /// somewhere: `n == 0`, `n != 0`, `n > 0`, `n < 1`, `!n`, `if (n)`.
+  bool isZeroTested(const clang::Expr *E) const;
+  bool isZeroTested(const clang::VarDecl *Var) const {
+    return ZeroTestedVariables.contains(Var);
+  }
+
+private:
+  void visit(const clang::Stmt *S);
+  void recordBounded(const clang::Expr *E, const clang::Expr *Comparison);
+  void recordZeroTested(const clang::Expr *E);
+  unsigned profileOf(const clang::Expr *E) const;
+
+  const clang::ASTContext &Context;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> BoundedVariables;
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> ZeroTestedVariables;
+  llvm::DenseMap<unsigned, const clang::Expr *> BoundedProfiles;
+  std::vector<const clang::Expr *> BoundedOperands;
+  llvm::DenseSet<unsigned> ZeroTestedProfiles;
+};
+
+} // namespace gpuguard
+
+#endif // GPUGUARD_ANALYSIS_CORE_COMPAREDVALUES_H

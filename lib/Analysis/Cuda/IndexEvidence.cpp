@@ -1,0 +1,328 @@
+//===--- IndexEvidence.cpp - Why an unguarded index can go wrong ----------===//
+
+#include "Analysis/Cuda/IndexEvidence.h"
+#include "Analysis/Core/ComparedValues.h"
+#include "Analysis/Core/ExprShape.h"
+#include "Analysis/Cuda/KernelLaunches.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
+
+using namespace clang;
+
+namespace gpuguard::cuda {
+
+namespace {
+
+/// A bound that is a size: what the data holds, not a position in it. A
+/// bound computed from the thread's coordinates (`own_pos`), or one that
+/// reads a variable the function steps (a loop counter `t`), is an
+/// inclusive last position, and `i <= pos` is how code says "up to and
+/// including pos".
+bool isSizeLikeBound(const Expr *Bound, const IndexEvidenceContext &Where) {
+  if (!Bound)
+    return true;
+  if (Where.Provenance.isThreadDependent(Bound))
+    return false;
+  llvm::SmallVector<const VarDecl *, 4> Read;
+  collectReadVariables(Bound, Read);
+  return llvm::none_of(
+      Read, [&](const VarDecl *Var) { return Where.Assigned.contains(Var); });
+}
+
+/// The sides of \p Comparison other than \p Part: the bound of `i < n`, the
+/// other arguments of `min(i, n)`.
+llvm::SmallVector<const Expr *, 2> otherSides(const Expr *Comparison,
+                                              const Expr *Part,
+                                              const ASTContext &Context) {
+  llvm::SmallVector<const Expr *, 2> Sides;
+  auto Add = [&](const Expr *Side) {
+    if (!isSameValue(Side, Part, Context))
+      Sides.push_back(Side);
+  };
+  if (const auto *Compare = dyn_cast<BinaryOperator>(Comparison)) {
+    Add(Compare->getLHS());
+    Add(Compare->getRHS());
+  } else if (const auto *Call = dyn_cast<CallExpr>(Comparison)) {
+    for (const Expr *Arg : Call->arguments())
+      Add(Arg);
+  }
+  return Sides;
+}
+
+/// Whether \p Comparison compares \p Part with a size: not with another
+/// index (`j_base > i_base`), and not with zero or below (`i >= 0` is a
+/// lower bound).
+bool comparesWithSize(const Expr *Comparison, const Expr *Part,
+                      const IndexEvidenceContext &Where) {
+  llvm::SmallVector<const Expr *, 2> Sides =
+      otherSides(Comparison, Part, Where.Context);
+  return !Sides.empty() && llvm::all_of(Sides, [&](const Expr *Side) {
+    std::optional<int64_t> Constant = integerConstant(Side, Where.Context);
+    return isSizeLikeBound(Side, Where) && (!Constant || *Constant > 0);
+  });
+}
+
+/// Whether \p Guard is a clamp (`min(i, n)`) whose bounds, the arguments
+/// that do not depend on the thread, are sizes: `min(t, t2b + t2i)` clamps
+/// to a position, not a size.
+bool clampsToSize(const Expr *Guard, const IndexEvidenceContext &Where) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Guard);
+  if (!Call)
+    return false;
+  bool AnyBound = false;
+  for (const Expr *Arg : Call->arguments()) {
+    if (Where.Provenance.isThreadDependent(Arg))
+      continue;
+    std::optional<int64_t> Constant = integerConstant(Arg, Where.Context);
+    if (!isSizeLikeBound(Arg, Where) || (Constant && *Constant <= 0))
+      return false;
+    AnyBound = true;
+  }
+  return AnyBound;
+}
+
+/// Whether \p Part is the index, one term of its sum, or a row times its
+/// stride: a part reached through another variable or divided (`i * 4 + k`
+/// held in `element`, `idx / C`) is judged by its shape, and a comparison of
+/// `i` elsewhere says nothing of it.
+bool isUnscaledTerm(const UnguardedAccess &Access, const Expr *Part,
+                    const ASTContext &Context) {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Access.Access.Index, Context, Terms, Constant);
+  return llvm::any_of(Terms, [&](const Expr *Term) {
+    if (isSameValue(Term, Part, Context))
+      return true;
+    // A row times its stride (`row * cols`) is the row, unscaled.
+    const auto *Product = dyn_cast<BinaryOperator>(stripIndexCasts(Term));
+    return Product && Product->getOpcode() == BO_Mul &&
+           (isSameValue(Product->getLHS(), Part, Context) ||
+            isSameValue(Product->getRHS(), Part, Context));
+  });
+}
+
+/// Whether \p Inner lies inside \p Outer's source range.
+bool encloses(const Stmt *Outer, const Expr *Inner, const ASTContext &Context) {
+  const SourceManager &SM = Context.getSourceManager();
+  SourceRange Range = Outer->getSourceRange();
+  SourceLocation Loc = SM.getFileLoc(Inner->getBeginLoc());
+  return !SM.isBeforeInTranslationUnit(Loc, SM.getFileLoc(Range.getBegin())) &&
+         !SM.isBeforeInTranslationUnit(SM.getFileLoc(Range.getEnd()), Loc);
+}
+
+/// Whether \p Comparison is the condition of an `if`, loop or `?:` whose
+/// body holds the access: then it bounds this path, however weakly the
+/// analysis could read it.
+bool guardsAccess(const Expr *Comparison, const UnguardedAccess &Access,
+                  const IndexEvidenceContext &Where) {
+  const Stmt *Body = Where.Function.getBody();
+  bool Guards = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Guards)
+      return;
+    // A do-while tests after its body has run once: no guard.
+    const Expr *Condition = isa<DoStmt>(S) ? nullptr : conditionOf(S);
+    // The access in the body, or in the condition after the comparison
+    // (`i < n && a[i]`); not before it (`a[i] && i < n`).
+    const Expr *Accessed = Access.Access.Access;
+    if (Condition && encloses(Condition, Comparison, Where.Context) &&
+        encloses(S, Accessed, Where.Context) &&
+        (!encloses(Condition, Accessed, Where.Context) ||
+         Where.Context.getSourceManager().isBeforeInTranslationUnit(
+             Comparison->getEndLoc(), Accessed->getBeginLoc()))) {
+      Guards = true;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Body);
+  return Guards;
+}
+
+/// Whether a condition over the access bounds a sum that adds something to
+/// \p Part (`if (i + BlockSize < n)`, with the template's BlockSize the
+/// launch's blockDim.x): the author guards the offset form, in a shape the
+/// analysis cannot match with the index.
+bool guardsOffsetForm(const UnguardedAccess &Access, const Expr *Part,
+                      const IndexEvidenceContext &Where) {
+  if (!Part)
+    return false;
+  return llvm::any_of(Where.Compared.boundedOperands(), [&](const Expr *E) {
+    llvm::SmallVector<const Expr *, 4> Terms;
+    int64_t Constant = 0;
+    flattenSum(E, Where.Context, Terms, Constant);
+    return Terms.size() > 1 &&
+           llvm::any_of(Terms,
+                        [&](const Expr *Term) {
+                          return isSameValue(Term, Part, Where.Context);
+                        }) &&
+           guardsAccess(E, Access, Where);
+  });
+}
+
+/// The comparison elsewhere in the function that bounds the faulty part
+/// itself by a size, on a path that does not reach the
+/// access; or null. Only the part: that `i` is compared says nothing of
+/// `binarySearch(...) + i`.
+const Expr *comparisonElsewhere(const UnguardedAccess &Access,
+                                const IndexProblem &Problem,
+                                const IndexEvidenceContext &Where) {
+  if (!Problem.Part || !isUnscaledTerm(Access, Problem.Part, Where.Context))
+    return nullptr;
+  const Expr *Comparison = Where.Compared.boundingComparison(Problem.Part);
+  if (!Comparison || !comparesWithSize(Comparison, Problem.Part, Where) ||
+      guardsAccess(Comparison, Access, Where))
+    return nullptr;
+  return Comparison;
+}
+
+/// Whether \p Part is computed, through the definitions of the variables it
+/// reads, from a thread-dependent value the function bounds somewhere: the
+/// author bounded the thread's index, and what is derived from it is the
+/// algorithm's business, not the launch's.
+bool derivesFromComparedValue(const Expr *Part,
+                              const IndexEvidenceContext &Where) {
+  // The part's own variables: a bound on `row` elsewhere is evidence
+  // (comparisonElsewhere()), not a derivation.
+  llvm::SmallVector<const VarDecl *, 8> Own, Worklist;
+  collectReadVariables(Part, Own);
+  for (const VarDecl *Var : Own)
+    if (const VariableDefinition *Definition =
+            Where.Provenance.definitionOf(Var))
+      collectReadVariables(Definition->Value, Worklist);
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen(Own.begin(), Own.end());
+  while (!Worklist.empty() && Seen.size() < 16) {
+    const VarDecl *Var = Worklist.pop_back_val();
+    if (!Seen.insert(Var).second || !Where.Provenance.isThreadDependent(Var))
+      continue;
+    if (Where.Compared.boundingComparison(Var))
+      return true;
+    if (const VariableDefinition *Definition =
+            Where.Provenance.definitionOf(Var))
+      collectReadVariables(Definition->Value, Worklist);
+  }
+  return false;
+}
+
+IndexEvidence roundedUpLaunch(const IndexEvidenceContext &Where) {
+  if (!Where.Function.hasAttr<CUDAGlobalAttr>())
+    return {};
+  if (const KernelLaunch *Launch =
+          Where.Launches.firstRoundedUpLaunch(Where.Function))
+    return {IndexEvidenceKind::RoundedUpLaunch, Launch};
+  return {};
+}
+
+/// `tid + s` under `tid < s`, `v[threadIdx.x + 64]` under
+/// `threadIdx.x < 64`: the step of a tree reduction, which stays below
+/// twice the bound, the size of the array it halves.
+bool isTreeReductionStep(const UnguardedAccess &Access,
+                         const IndexProblem &Problem,
+                         const IndexEvidenceContext &Where) {
+  if (!Problem.Bound || !Access.Access.Index)
+    return false;
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Access.Access.Index, Where.Context, Terms, Constant);
+  llvm::SmallVector<const Expr *, 4> Rest;
+  bool RemovedPart = false;
+  for (const Expr *Term : Terms) {
+    if (!RemovedPart && isSameValue(Term, Problem.Part, Where.Context)) {
+      RemovedPart = true;
+      continue;
+    }
+    Rest.push_back(Term);
+  }
+  if (!RemovedPart)
+    return false;
+  if (Rest.empty()) {
+    std::optional<int64_t> Bound =
+        integerConstant(Problem.Bound, Where.Context);
+    return Bound && Constant == *Bound;
+  }
+  return Rest.size() == 1 && Constant == 0 &&
+         isSameValue(Rest.front(), Problem.Bound, Where.Context);
+}
+
+/// An offset past a guard, judged: evidence for a step on an index into
+/// the grid's data (`in[i + 1]` under `i < n`, the stencil's neighbour,
+/// `in[i + j]` in a window), not for a tree reduction's step or an index
+/// into block-sized storage.
+bool isUncoveredOffsetEvidence(const UnguardedAccess &Access,
+                               const IndexProblem &Problem,
+                               const IndexEvidenceContext &Where) {
+  if (!Problem.Guard || !isSizeLikeBound(Problem.Bound, Where))
+    return false;
+  if (Problem.Part && Where.Provenance.originOf(Problem.Part).isBlockLocal())
+    return false;
+  return !isTreeReductionStep(Access, Problem, Where);
+}
+
+} // namespace
+
+IndexEvidenceContext::IndexEvidenceContext(
+    const FunctionDecl &Function, ASTContext &Context,
+    const ComparedValues &Compared, const ThreadIndexProvenance &Provenance,
+    const KernelLaunches &Launches)
+    : Function(Function), Context(Context), Compared(Compared),
+      Provenance(Provenance), Launches(Launches) {
+  collectAssignedVariables(Function.getBody(), Assigned);
+}
+
+IndexEvidence evidenceFor(const UnguardedAccess &Access,
+                          const IndexProblem &Problem,
+                          const IndexEvidenceContext &Where) {
+  if (Where.CheckBlockLocalIndexes && Problem.Part &&
+      Where.Provenance.originOf(Problem.Part).isBlockLocal())
+    return {IndexEvidenceKind::BlockLocalIndex};
+  switch (Problem.Kind) {
+  case IndexProblemKind::OnePastTheBound:
+    if (Problem.Bound ? isSizeLikeBound(Problem.Bound, Where)
+                      : clampsToSize(Problem.Guard, Where))
+      return {IndexEvidenceKind::WeakGuard};
+    return {};
+  case IndexProblemKind::NegativeOffset:
+    return {IndexEvidenceKind::ThreadZero};
+  case IndexProblemKind::OffsetNotCovered:
+    if (isUncoveredOffsetEvidence(Access, Problem, Where))
+      return {IndexEvidenceKind::WeakGuard};
+    return {};
+  case IndexProblemKind::LaunchExtentOffset:
+    // `in[i + blockDim.x]` under `i < n`: evidence unless a condition over
+    // the access bounds such a sum in a shape the analysis cannot match.
+    if (Problem.Guard && !guardsOffsetForm(Access, Problem.Part, Where))
+      return {IndexEvidenceKind::WeakGuard};
+    return {};
+  case IndexProblemKind::UnboundedTileColumn:
+    // The partial last tile exists only where the grid is rounded up, and
+    // only for an index that grows with the grid.
+    if (Where.Provenance.originOf(Access.Access.Index).isBlockLocal())
+      return {};
+    return roundedUpLaunch(Where);
+  case IndexProblemKind::Unbounded:
+    if (Problem.Source == IndexSource::FromFloat) {
+      return {Problem.MissingLowerBound ? IndexEvidenceKind::OneSidedClamp
+                                        : IndexEvidenceKind::FloatToIndex};
+    }
+    if (Problem.Source == IndexSource::Loaded)
+      return {IndexEvidenceKind::LoadedIndex};
+    break;
+  }
+  // A block-local index does not grow with the grid, and one derived from a
+  // guarded index is bounded by the algorithm that derives it.
+  if (Problem.Part && !Where.Provenance.originOf(Problem.Part).isBlockLocal() &&
+      !derivesFromComparedValue(Problem.Part, Where))
+    if (IndexEvidence Launch = roundedUpLaunch(Where))
+      return Launch;
+  if (const Expr *Comparison = comparisonElsewhere(Access, Problem, Where))
+    return {IndexEvidenceKind::BoundedElsewhere, nullptr, Comparison};
+  return {};
+}
+
+} // namespace gpuguard::cuda

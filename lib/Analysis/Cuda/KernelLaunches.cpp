@@ -1,0 +1,348 @@
+//===--- KernelLaunches.cpp - Where each kernel is launched ---------------===//
+
+#include "Analysis/Cuda/KernelLaunches.h"
+#include "Analysis/Core/ExprShape.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include <functional>
+
+using namespace clang;
+
+namespace gpuguard::cuda {
+
+/// Whether \p Function assigns a member of \p Var (`block.x = n`).
+static bool isMemberAssigned(const FunctionDecl &Function, const VarDecl &Var);
+
+namespace {
+
+/// Variables are followed this many initialisers deep.
+constexpr unsigned MaxDepth = 4;
+
+/// The most threads a block may have and still never be rejected: 65,536
+/// registers a block over 255 registers a thread at most.
+constexpr int64_t MaxUnrejectableBlock = 256;
+
+/// The key launches are filed under: the written template for an
+/// instantiation, the first declaration otherwise.
+const FunctionDecl *kernelKey(const FunctionDecl *Kernel) {
+  if (const FunctionDecl *Pattern = Kernel->getTemplateInstantiationPattern())
+    Kernel = Pattern;
+  return Kernel->getCanonicalDecl();
+}
+
+const Expr *stripCasts(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      E = Cast->getSubExpr();
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else
+      return E;
+  }
+}
+
+bool isConstantOne(const Expr *E, const ASTContext &Context) {
+  std::optional<int64_t> Value = integerConstant(E, Context);
+  return Value && *Value == 1;
+}
+
+/// `ceil_div`, `CEIL_DIV`, `iDivUp`, `divRoundUp`, `cdiv`, `ceilf`: the
+/// names every code base gives its rounding-up division.
+bool isRoundingUpName(StringRef Name) {
+  std::string Folded;
+  for (char C : Name)
+    if (C != '_')
+      Folded += llvm::toLower(C);
+  StringRef F(Folded);
+  return F.contains("ceil") || F.contains("divup") || F.contains("roundup") ||
+         F == "cdiv" || F.ends_with("cdiv");
+}
+
+bool containsRemainder(const Expr *E) {
+  E = stripCasts(E);
+  if (const auto *Op = dyn_cast<BinaryOperator>(E)) {
+    if (Op->getOpcode() == BO_Rem)
+      return true;
+    return containsRemainder(Op->getLHS()) || containsRemainder(Op->getRHS());
+  }
+  if (const auto *Conditional = dyn_cast<ConditionalOperator>(E))
+    return containsRemainder(Conditional->getCond());
+  return false;
+}
+
+/// `(n + b - 1) / b`, `(n + (b - 1)) / b`, `(n + 255) / 256`.
+bool isRoundedUpQuotient(const BinaryOperator &Division,
+                         const ASTContext &Context) {
+  const Expr *Numerator = stripCasts(Division.getLHS());
+  const auto *Sum = dyn_cast<BinaryOperator>(Numerator);
+  if (!Sum)
+    return false;
+  if (Sum->getOpcode() == BO_Sub && isConstantOne(Sum->getRHS(), Context))
+    return isa<BinaryOperator>(stripCasts(Sum->getLHS())) &&
+           cast<BinaryOperator>(stripCasts(Sum->getLHS()))->getOpcode() ==
+               BO_Add;
+  if (Sum->getOpcode() != BO_Add)
+    return false;
+  for (const Expr *Term : {Sum->getLHS(), Sum->getRHS()}) {
+    const auto *Less = dyn_cast<BinaryOperator>(stripCasts(Term));
+    if (Less && Less->getOpcode() == BO_Sub &&
+        isConstantOne(Less->getRHS(), Context))
+      return true;
+  }
+  std::optional<int64_t> Addend = integerConstant(Sum->getRHS(), Context);
+  std::optional<int64_t> Divisor = integerConstant(Division.getRHS(), Context);
+  return Addend && Divisor && *Divisor > 1 && *Addend == *Divisor - 1;
+}
+
+const Expr *roundedUp(const Expr *E, const ASTContext &Context,
+                      unsigned Depth) {
+  if (!E || Depth > MaxDepth)
+    return nullptr;
+  E = stripCasts(E);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (Var && Var->getInit() &&
+        (Var->hasLocalStorage() || Var->getType().isConstQualified()))
+      return roundedUp(Var->getInit(), Context, Depth + 1);
+    return nullptr;
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return roundedUp(Member->getBase(), Context, Depth + 1);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *Arg : Construct->arguments())
+      if (const Expr *Found = roundedUp(Arg, Context, Depth + 1))
+        return Found;
+    return nullptr;
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : List->inits())
+      if (const Expr *Found = roundedUp(Init, Context, Depth + 1))
+        return Found;
+    return nullptr;
+  }
+  if (const auto *Conditional = dyn_cast<ConditionalOperator>(E)) {
+    if (const Expr *Found =
+            roundedUp(Conditional->getTrueExpr(), Context, Depth + 1))
+      return Found;
+    return roundedUp(Conditional->getFalseExpr(), Context, Depth + 1);
+  }
+  if (const auto *Op = dyn_cast<BinaryOperator>(E)) {
+    if (Op->getOpcode() == BO_Div && isRoundedUpQuotient(*Op, Context))
+      return E;
+    // `n / b + (n % b != 0)` and `n / b + (n % b ? 1 : 0)`.
+    if (Op->getOpcode() == BO_Add &&
+        ((isa<BinaryOperator>(stripCasts(Op->getLHS())) &&
+          cast<BinaryOperator>(stripCasts(Op->getLHS()))->getOpcode() ==
+              BO_Div &&
+          containsRemainder(Op->getRHS()))))
+      return E;
+    if (Op->isMultiplicativeOp() || Op->isAdditiveOp()) {
+      if (const Expr *Found = roundedUp(Op->getLHS(), Context, Depth + 1))
+        return Found;
+      return roundedUp(Op->getRHS(), Context, Depth + 1);
+    }
+    return nullptr;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const NamedDecl *Callee =
+        dyn_cast_or_null<NamedDecl>(Call->getCalleeDecl());
+    if (Callee && Callee->getIdentifier() &&
+        isRoundingUpName(Callee->getName()))
+      return E;
+    if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(
+            Call->getCallee()->IgnoreParenImpCasts());
+        Lookup && Lookup->getName().isIdentifier() &&
+        isRoundingUpName(Lookup->getName().getAsString()))
+      return E;
+  }
+  return nullptr;
+}
+
+const FunctionDecl *launchedKernel(const Expr *E) {
+  E = stripCasts(E);
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(E);
+      AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+    E = stripCasts(AddressOf->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<FunctionDecl>(Ref->getDecl());
+  return nullptr;
+}
+
+class LaunchCollector : public DynamicRecursiveASTVisitor {
+public:
+  using AddFn =
+      std::function<void(const FunctionDecl *, const Expr *, const Expr *)>;
+  explicit LaunchCollector(AddFn Add) : Add(std::move(Add)) {
+    ShouldVisitTemplateInstantiations = true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) override {
+    const CallExpr *Config = Launch->getConfig();
+    if (const FunctionDecl *Kernel = Launch->getDirectCallee();
+        Kernel && Config && Config->getNumArgs() > 0)
+      Add(Kernel, Launch, Config->getArg(0));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) override {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() < 2)
+      return true;
+    StringRef Name = Callee->getName();
+    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
+      return true;
+    if (const FunctionDecl *Kernel = launchedKernel(Call->getArg(0)))
+      Add(Kernel, Call, Call->getArg(1));
+    return true;
+  }
+
+private:
+  // Owned: the collector outlives the lambda its creator passes.
+  AddFn Add;
+};
+
+/// The extents of a launch argument as constants: one for an integer, up to
+/// three for a dim3 built from constants, through const variables.
+std::optional<llvm::SmallVector<int64_t, 3>>
+constantExtents(const Expr *E, const ASTContext &Context, unsigned Depth = 0) {
+  if (!E || Depth > MaxDepth)
+    return std::nullopt;
+  E = stripCasts(E);
+  if (std::optional<int64_t> Value = integerConstant(E, Context))
+    return llvm::SmallVector<int64_t, 3>{*Value};
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (Var && Var->getInit() && Var->getType().isConstQualified())
+      return constantExtents(Var->getInit(), Context, Depth + 1);
+    // A local dim3 that is never changed after its construction.
+    if (Var && Var->getInit() && Var->hasLocalStorage() &&
+        Var->getType()->getAsCXXRecordDecl()) {
+      const FunctionDecl *Function =
+          dyn_cast<FunctionDecl>(Var->getDeclContext());
+      llvm::SmallPtrSet<const VarDecl *, 8> Assigned;
+      if (Function)
+        collectAssignedVariables(Function->getBody(), Assigned);
+      if (Function && !Assigned.contains(Var) &&
+          !isMemberAssigned(*Function, *Var))
+        return constantExtents(Var->getInit(), Context, Depth + 1);
+    }
+    return std::nullopt;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    llvm::SmallVector<int64_t, 3> Extents;
+    for (const Expr *Arg : Construct->arguments()) {
+      if (isa<CXXDefaultArgExpr>(Arg)) {
+        Extents.push_back(1);
+        continue;
+      }
+      std::optional<llvm::SmallVector<int64_t, 3>> Part =
+          constantExtents(Arg, Context, Depth + 1);
+      if (!Part)
+        return std::nullopt;
+      Extents.append(Part->begin(), Part->end());
+    }
+    if (Extents.empty())
+      return std::nullopt;
+    return Extents;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+static bool isMemberAssigned(const FunctionDecl &Function, const VarDecl &Var) {
+  bool Assigned = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Assigned)
+      return;
+    if (const auto *Op = dyn_cast<BinaryOperator>(S);
+        Op && Op->isAssignmentOp())
+      if (const auto *Member =
+              dyn_cast<MemberExpr>(Op->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *Ref =
+                dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
+            Ref && Ref->getDecl() == &Var)
+          Assigned = true;
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Function.getBody());
+  return Assigned;
+}
+
+bool hasFixedValidConfiguration(const CUDAKernelCallExpr &Launch,
+                                const ASTContext &Context) {
+  const CallExpr *Config = Launch.getConfig();
+  if (!Config || Config->getNumArgs() < 2)
+    return false;
+  auto Product = [](llvm::ArrayRef<int64_t> Extents) {
+    int64_t Total = 1;
+    for (int64_t Extent : Extents) {
+      if (Extent <= 0 || Extent > (1 << 24))
+        return int64_t(0);
+      Total *= Extent;
+    }
+    return Total;
+  };
+  std::optional<llvm::SmallVector<int64_t, 3>> Grid =
+      constantExtents(Config->getArg(0), Context);
+  std::optional<llvm::SmallVector<int64_t, 3>> Block =
+      constantExtents(Config->getArg(1), Context);
+  // At most 256 threads: even at 255 registers a thread, the block fits the
+  // 65,536 registers of every device, so it cannot run out of resources.
+  if (!Grid || !Block || Product(*Grid) <= 0 || Product(*Block) <= 0 ||
+      Product(*Block) > MaxUnrejectableBlock)
+    return false;
+  // No dynamic shared memory: with the kernel's static shared memory it could
+  // pass what the device allows.
+  if (Config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(Config->getArg(2))) {
+    std::optional<int64_t> Shared =
+        integerConstant(stripCasts(Config->getArg(2)), Context);
+    if (!Shared || *Shared != 0)
+      return false;
+  }
+  return true;
+}
+
+const Expr *roundedUpExtent(const Expr *E, const ASTContext &Context) {
+  return roundedUp(E, Context, 0);
+}
+
+KernelLaunches::KernelLaunches(ASTContext &Context) : Context(Context) {
+  LaunchCollector Collector([&](const FunctionDecl *Kernel, const Expr *Site,
+                                const Expr *Grid) { add(Kernel, Site, Grid); });
+  Collector.TraverseAST(Context);
+}
+
+void KernelLaunches::add(const FunctionDecl *Kernel, const Expr *Site,
+                         const Expr *Grid) {
+  std::vector<KernelLaunch> &Sites = Launches[kernelKey(Kernel)];
+  if (llvm::any_of(Sites,
+                   [&](const KernelLaunch &L) { return L.Site == Site; }))
+    return;
+  Sites.push_back({Site, Grid, roundedUpExtent(Grid, Context)});
+}
+
+llvm::ArrayRef<KernelLaunch>
+KernelLaunches::of(const FunctionDecl &Kernel) const {
+  auto It = Launches.find(kernelKey(&Kernel));
+  if (It == Launches.end())
+    return {};
+  return It->second;
+}
+
+const KernelLaunch *
+KernelLaunches::firstRoundedUpLaunch(const FunctionDecl &Kernel) const {
+  for (const KernelLaunch &Launch : of(Kernel))
+    if (Launch.RoundedUpExtent)
+      return &Launch;
+  return nullptr;
+}
+
+} // namespace gpuguard::cuda

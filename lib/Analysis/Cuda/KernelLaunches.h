@@ -1,0 +1,80 @@
+//===--- KernelLaunches.h - Where each kernel is launched -------*- C++ -*-===//
+///
+/// \file
+/// The launches of each kernel in a translation unit (`<<<>>>`,
+/// `cudaLaunchKernel`, `cudaLaunchCooperativeKernel`, from templates and
+/// helpers alike) and what their grids say about the data they cover. A
+/// kernel's own code cannot show how many threads run; its launches can. A
+/// grid rounded up from a count (`(n + b - 1) / b`, `ceil_div(n, b)`) runs
+/// threads past that count in its last block, so an index with no guard is
+/// out of bounds there: evidence, not a guess.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CUDA_KERNELLAUNCHES_H
+#define GPUGUARD_ANALYSIS_CUDA_KERNELLAUNCHES_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace gpuguard::cuda {
+
+struct KernelLaunch {
+  /// The `<<<>>>` call or the cudaLaunchKernel-style call.
+  const clang::Expr *Site = nullptr;
+  /// The grid argument as written.
+  const clang::Expr *Grid = nullptr;
+  /// A grid extent rounded up from a count, found in Grid or in the
+  /// initialiser of the variable it names; null when no extent is.
+  const clang::Expr *RoundedUpExtent = nullptr;
+};
+
+/// The extent in \p E rounded up from a count: `(n + b - 1) / b`,
+/// `(n + 255) / 256`, `n / b + (n % b != 0)`, a call named like
+/// `ceil_div`, `divUp`, `ceil`, followed through dim3 constructors,
+/// casts and the initialisers of the variables \p E names. Null if none.
+const clang::Expr *roundedUpExtent(const clang::Expr *E,
+                                   const clang::ASTContext &Context);
+
+/// Whether \p Launch's configuration is constant and one no device rejects:
+/// grid and block of constants (`<<<64, 256>>>`, `dim3 block(16, 16)`), at
+/// most 256 threads a block (too few to run out of registers) and no dynamic
+/// shared memory. Its only errors are then execution faults, which the next
+/// synchronisation reports; a configuration that may be rejected (a grid of
+/// 0, too many threads, registers or shared memory) fails at the launch and
+/// is reported only by cudaGetLastError().
+bool hasFixedValidConfiguration(const clang::CUDAKernelCallExpr &Launch,
+                                const clang::ASTContext &Context);
+
+class KernelLaunches {
+public:
+  /// Collects every launch in \p Context's translation unit.
+  explicit KernelLaunches(clang::ASTContext &Context);
+
+  /// The launches of \p Kernel; of its template, for an instantiation.
+  llvm::ArrayRef<KernelLaunch> of(const clang::FunctionDecl &Kernel) const;
+
+  /// The first launch of \p Kernel whose grid is rounded up, or null.
+  const KernelLaunch *
+  firstRoundedUpLaunch(const clang::FunctionDecl &Kernel) const;
+
+private:
+  void add(const clang::FunctionDecl *Kernel, const clang::Expr *Site,
+           const clang::Expr *Grid);
+
+  const clang::ASTContext &Context;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<KernelLaunch>>
+      Launches;
+};
+
+} // namespace gpuguard::cuda
+
+#endif // GPUGUARD_ANALYSIS_CUDA_KERNELLAUNCHES_H

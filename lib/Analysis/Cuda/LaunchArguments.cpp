@@ -1,0 +1,88 @@
+//===--- LaunchArguments.cpp - What launches pass a kernel ----------------===//
+
+#include "Analysis/Cuda/LaunchArguments.h"
+#include "Analysis/Core/ExprShape.h"
+#include "Analysis/Cuda/KernelLaunches.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace gpuguard::cuda {
+
+namespace {
+
+/// Locals are followed this many initialisers deep.
+constexpr unsigned MaxDepth = 4;
+
+/// The value behind \p E: through casts, and through the initialisers of
+/// constants and of locals their function never assigns again.
+const Expr *valueBehind(const Expr *E, unsigned Depth = 0) {
+  E = stripIndexCasts(E);
+  if (Depth >= MaxDepth)
+    return E;
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->getInit() || isa<ParmVarDecl>(Var))
+    return E;
+  if (!Var->getType().isConstQualified()) {
+    const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+    if (!Var->hasLocalStorage() || !Function)
+      return E;
+    llvm::SmallPtrSet<const VarDecl *, 16> Assigned;
+    collectAssignedVariables(Function->getBody(), Assigned);
+    if (Assigned.contains(Var))
+      return E;
+  }
+  return valueBehind(Var->getInit(), Depth + 1);
+}
+
+std::optional<ZeroArgumentKind> zeroKindOf(const Expr *Value,
+                                           const ASTContext &Context) {
+  if (Value->isValueDependent() || Value->isTypeDependent())
+    return std::nullopt;
+  if (std::optional<int64_t> Constant = integerConstant(Value, Context))
+    return *Constant == 0 ? std::optional(ZeroArgumentKind::Zero)
+                          : std::nullopt;
+  const auto *Op = dyn_cast<BinaryOperator>(Value);
+  if (!Op || !Op->getType()->isIntegerType())
+    return std::nullopt;
+  auto IsConstant = [&](const Expr *Side) {
+    return integerConstant(Side, Context).has_value();
+  };
+  if (Op->getOpcode() == BO_Div) {
+    std::optional<int64_t> Divisor = integerConstant(Op->getRHS(), Context);
+    if (Divisor && (*Divisor == 1 || *Divisor == -1))
+      return std::nullopt;
+    return ZeroArgumentKind::TruncatingQuotient;
+  }
+  if (Op->getOpcode() == BO_Sub && !IsConstant(Op->getLHS()) &&
+      !IsConstant(Op->getRHS()))
+    return ZeroArgumentKind::Difference;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ZeroArgument> zeroArgumentFor(const FunctionDecl &Kernel,
+                                            const ParmVarDecl &Param,
+                                            const KernelLaunches &Launches,
+                                            ASTContext &Context) {
+  unsigned Index = Param.getFunctionScopeIndex();
+  for (const KernelLaunch &Launch : Launches.of(Kernel)) {
+    const auto *Call = dyn_cast<CUDAKernelCallExpr>(Launch.Site);
+    if (!Call || Index >= Call->getNumArgs())
+      continue;
+    const Expr *Argument = Call->getArg(Index);
+    if (isa<CXXDefaultArgExpr>(Argument))
+      continue;
+    const Expr *Value = valueBehind(Argument);
+    if (std::optional<ZeroArgumentKind> Kind = zeroKindOf(Value, Context))
+      return ZeroArgument{*Kind, Call, Argument, Value};
+  }
+  return std::nullopt;
+}
+
+} // namespace gpuguard::cuda

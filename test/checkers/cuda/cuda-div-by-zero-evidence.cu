@@ -1,0 +1,93 @@
+// Evidence before a report: a divisor is reported by default only when
+// something shows it can be zero (STRICT lines: reported only in the strict
+// profile, and checked at run time by `--instrument=all`). Regressions of
+// the real-code measurements in docs/real-code.md.
+// RUN: %check_gpuguard %s cuda-div-by-zero %t -- -- %cuda_mock_flags
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-div-by-zero %t.strict -- --config="{CheckOptions: {cuda-div-by-zero.Strict: true}}" -- %cuda_mock_flags
+
+#include <cuda_runtime.h>
+
+// ---- What the launches pass ------------------------------------------------
+
+__global__ void bucketOf(unsigned *out, const unsigned *keys, unsigned buckets) {
+  out[threadIdx.x] = keys[threadIdx.x] % buckets;
+  // CHECK-NOTES: :[[@LINE-1]]:40: warning: remainder by 'buckets', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES: :[[@LINE+18]]:35: note: 'bucketOf' is launched here with 'numBuckets', which is 'n / 1024', a quotient that is 0 whenever the divisor is the larger
+}
+
+__global__ void perGroup(float *w, const float *scales, int groupSize) {
+  w[threadIdx.x] *= scales[threadIdx.x / groupSize];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:40: warning: integer division by 'groupSize', which may be zero [cuda-div-by-zero]
+}
+
+__global__ void perSpan(int *out, int span) {
+  out[threadIdx.x] = threadIdx.x / span;
+  // CHECK-NOTES: :[[@LINE-1]]:34: warning: integer division by 'span', which may be zero [cuda-div-by-zero]
+  // CHECK-NOTES: :[[@LINE+11]]:30: note: 'perSpan' is launched here with 'hi - lo', a difference that is 0 whenever the two are equal
+}
+
+void launches(unsigned *out, const unsigned *keys, float *w,
+              const float *scales, int *spans, unsigned n, int hi, int lo) {
+  // Fewer than 1024 keys give no bucket.
+  const unsigned numBuckets = n / 1024;
+  bucketOf<<<1, 256>>>(out, keys, numBuckets);
+  // A constant group size: never zero.
+  const int groupSize = 4096 / 32;
+  perGroup<<<1, 256>>>(w, scales, groupSize);
+  perSpan<<<1, 256>>>(spans, hi - lo);
+}
+
+// ---- Tested for zero on another path ---------------------------------------
+
+__global__ void testedElsewhere(int *out, int d, bool fast) {
+  if (fast) {
+    out[0] = 100 / d;
+    // CHECK-NOTES: :[[@LINE-1]]:18: warning: integer division by 'd', which may be zero [cuda-div-by-zero]
+    return;
+  }
+  out[0] = d != 0 ? 100 / d : 0;
+}
+
+// ---- Counts read from memory -----------------------------------------------
+
+struct Config {
+  int numProcesses;
+};
+
+__global__ void means(float *out, const float *sums, const unsigned *counts,
+                      const Config *config) {
+  int k = threadIdx.x;
+  // A key that never occurs has a count of zero.
+  out[k] = sums[k] / counts[k];
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: floating-point division by 'counts[k]', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // A configuration field is set up front, not counted.
+  out[k] /= config->numProcesses;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:10: warning: floating-point division by 'config->numProcesses', which may be zero and yield inf or NaN [cuda-div-by-zero]
+}
+
+// ---- Differences -----------------------------------------------------------
+
+__global__ void bagMean(float *out, const float *sums, const int *offsets,
+                        int n) {
+  int b = threadIdx.x;
+  // An empty bag has end == begin.
+  out[b] = sums[b] / (offsets[b + 1] - offsets[b]);
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: floating-point division by 'offsets[b + 1] - offsets[b]', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // One value, n == 1, is no likelier than any parameter's zero.
+  out[b] = sums[b] / (n - 1);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:20: warning: floating-point division by 'n - 1', which may be zero and yield inf or NaN [cuda-div-by-zero]
+}
+
+__global__ void minMaxScale(float *y, const float *x, const float *colMin,
+                            const float *colMax, float lo, float hi) {
+  int c = threadIdx.x;
+  // Read from memory: a constant column has max == min.
+  const float top = colMax[c];
+  const float bottom = colMin[c];
+  y[c] = (x[c] - bottom) / (top - bottom);
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: floating-point division by 'top - bottom', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // Computed values the algorithm keeps apart, such as an interpolation's
+  // end points.
+  y[c] = (x[c] - lo) / (hi - lo);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:22: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
+}

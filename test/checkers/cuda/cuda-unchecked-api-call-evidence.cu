@@ -1,0 +1,125 @@
+// The default profile reports an unchecked error only where the program
+// shows it is lost: a path to the end of `main` with no check, a kernel that
+// runs on what a failed setup call left, or a launch a checked
+// synchronisation cannot see rejected. Errors a later check still reads,
+// and functions whose callers are out of sight, are the strict profile's
+// (STRICT lines); DEFAULT lines are notes only the default profile adds.
+// RUN: %check_gpuguard --check-suffixes=,DEFAULT %s cuda-unchecked-api-call %t -- -- %cuda_mock_flags
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-unchecked-api-call %t.strict -- --config="{CheckOptions: {cuda-unchecked-api-call.Strict: true}}" -- %cuda_mock_flags
+//
+// A file that checks no error anywhere has chosen not to: nothing is
+// reported by default.
+// RUN: %check_gpuguard --check-suffix=NONE %s cuda-unchecked-api-call %t.none -- -- %cuda_mock_flags -DNO_CHECKS
+
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                       \
+  do {                                                                         \
+    if ((call) != cudaSuccess)                                                 \
+      __builtin_trap();                                                        \
+  } while (0)
+
+__global__ void scale(float *d, int n) {}
+
+#ifndef NO_CHECKS
+
+// ---- Errors read by a later check ------------------------------------------
+
+// A failed call leaves its error as the thread's last error: the check a
+// line later reads it (the cudaCheckError() idiom).
+void droppedThenLastErrorChecked(cudaStream_t *stream) {
+  cudaStreamCreate(stream);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaStreamCreate' is discarded [cuda-unchecked-api-call]
+  CUDA_CHECK(cudaGetLastError());
+}
+
+// A kernel runs on what a failed copy left: reported even though a check
+// follows the launch.
+void droppedCopyBeforeALaunch(float *d, const float *h, int n) {
+  cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemcpy' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  scale<<<1, 256>>>(d, n);
+  // CHECK-NOTES-DEFAULT: :[[@LINE-1]]:3: note: 'scale' is launched here before the error is checked
+  CUDA_CHECK(cudaGetLastError());
+}
+
+// ---- Checked synchronisations ----------------------------------------------
+
+// A configuration no device rejects: its only errors are faults, which the
+// checked synchronisation reports.
+void fixedLaunchThenCheckedSync(float *d, int n) {
+  scale<<<64, 256>>>(d, n);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void fixedDim3LaunchThenCheckedSync(float *d, int n) {
+  dim3 block(16, 16);
+  scale<<<dim3(8, 8), block>>>(d, n);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+int launchesFromMain(float *d, const float *h, int n, int threads);
+
+int main(int argc, char **argv) {
+  float *d = nullptr;
+  CUDA_CHECK(cudaMalloc(&d, 1024 * sizeof(float)));
+  launchesFromMain(d, nullptr, 1024, argc);
+  // A grid computed at run time can be 0, and 1024 threads can run out of
+  // registers: the driver rejects such a launch, and only cudaGetLastError()
+  // says so; the synchronisation reports the faults of kernels that ran.
+  scale<<<argc, 1024>>>(d, argc);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES: :[[@LINE+1]]:14: note: the result of 'cudaDeviceSynchronize' reports the kernel's faults, but not a launch rejected for its configuration
+  CUDA_CHECK(cudaDeviceSynchronize());
+  // With dynamic shared memory too.
+  scale<<<4, 128, argc * sizeof(float)>>>(d, argc);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES: :[[@LINE+1]]:14: note: the result of 'cudaDeviceSynchronize' reports the kernel's faults, but not a launch rejected for its configuration
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+
+// ---- Thin launchers --------------------------------------------------------
+
+// Called by launchesFromMain, which checks: checked.
+void launchForACheckingCaller(float *d, int n) { scale<<<4, 256>>>(d, n); }
+// CHECK-NOTES-STRICT: :[[@LINE-1]]:50: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+// CHECK-NOTES-STRICT: :[[@LINE-2]]:75: note: the function returns here with the launch unchecked
+
+// Called by launchesFromMain, which returns to main without a check, and
+// main returns: the error is lost.
+void launchForAnUncheckingCaller(float *d, int n) { scale<<<4, 256>>>(d, n); }
+// CHECK-NOTES: :[[@LINE-1]]:53: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+// CHECK-NOTES: :[[@LINE-2]]:78: note: the function returns here with the launch unchecked
+// CHECK-NOTES-DEFAULT: :[[@LINE+10]]:3: note: 'launchForAnUncheckingCaller' is called here, and no caller checks the error before 'main' returns
+
+// No caller in this file: whoever calls it, elsewhere, decides.
+void launchForCallersElsewhere(float *d, int n) { scale<<<4, 256>>>(d, n); }
+// CHECK-NOTES-STRICT: :[[@LINE-1]]:51: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+// CHECK-NOTES-STRICT: :[[@LINE-2]]:76: note: the function returns here with the launch unchecked
+
+int launchesFromMain(float *d, const float *h, int n, int threads) {
+  launchForACheckingCaller(d, n);
+  CUDA_CHECK(cudaGetLastError());
+  launchForAnUncheckingCaller(d, n);
+  return 0;
+}
+
+#else
+
+// ---- A file that checks nothing --------------------------------------------
+
+int main() {
+  float *d = nullptr;
+  cudaMalloc(&d, 1024 * sizeof(float));
+  // CHECK-NOTES-NONE-NOT: warning:
+  scale<<<4, 256>>>(d, 1024);
+  cudaDeviceSynchronize();
+  return 0;
+}
+
+#endif

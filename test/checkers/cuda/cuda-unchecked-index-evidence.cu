@@ -1,0 +1,180 @@
+// Evidence before a report: each shape real kernels use, with the evidence
+// that makes a finding (reported by default) or its absence (STRICT lines:
+// reported only in the strict profile, and checked at run time by
+// `--instrument=all`). Regressions of the real-code measurements in
+// docs/real-code.md.
+// RUN: %check_gpuguard %s cuda-unchecked-index %t -- -- %cuda_mock_flags
+// RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-unchecked-index %t.strict -- --config="{CheckOptions: {cuda-unchecked-index.Strict: true}}" -- %cuda_mock_flags
+
+#include <cuda_runtime.h>
+
+__device__ int min(int a, int b);
+int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+// ---- The launch decides ----------------------------------------------------
+
+// Launched with a grid rounded up from the data: the last block has threads
+// past the end, and nothing stops them.
+__global__ void normalize(float *out, const float *in, const float *mean,
+                          int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int bt = idx / C;
+  out[idx] = in[idx] - mean[bt];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'idx' of 'out[idx]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'idx' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+15]]:15: note: 'normalize' is launched with this grid, rounded up from the data size; the last block has threads past the end
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: the same index reaches 'in[idx]' here
+  // CHECK-NOTES: :[[@LINE-5]]:24: note: the same index reaches 'mean[bt]' here
+}
+
+// Launched only with a grid that covers the data exactly: no evidence.
+__global__ void scaleExact(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 2.0f * in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:19: note: the same index reaches 'in[i]' here
+}
+
+void launchBoth(float *out, const float *in, const float *mean, int B, int C) {
+  normalize<<<ceilDiv(B * C, 256), 256>>>(out, in, mean, C);
+  scaleExact<<<B * C / 256, 256>>>(out, in);
+}
+
+// A value derived from a guarded index is the algorithm's to bound, not the
+// launch's: `pos` is guarded, `dst` is a rank computed from it.
+__device__ int rankOf(const int *keys, int key);
+__global__ void scatterByRank(int *out, const int *keys, int n) {
+  int pos = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pos >= n)
+    return;
+  int dst = rankOf(keys, keys[pos]) + pos;
+  out[dst] = keys[pos];
+}
+
+void launchScatter(int *out, const int *keys, int n) {
+  scatterByRank<<<(n + 255) / 256, 256>>>(out, keys, n);
+}
+
+// ---- Guards that are too weak ----------------------------------------------
+
+// `idx > N` lets idx == N through: one past the end.
+__global__ void rowStats(float *mean, const float *x, int N) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx > N)
+    return;
+  mean[idx] = x[idx];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the guard lets index 'idx' of 'mean[idx]' reach 'N', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'idx' can be equal to its bound past this guard
+  // CHECK-NOTES: :[[@LINE-3]]:15: note: the same index reaches 'x[idx]' here
+}
+
+// An inclusive bound that is itself a position in the row is how code says
+// "up to and including": `own` is the thread's own position.
+__global__ void upToOwnPosition(float *row, int T) {
+  int own = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = threadIdx.x; i <= own; i += 32)
+    row[i] += 1.0f;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the guard lets index 'i' of 'row[i]' reach 'own', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:29: note: 'i' can be equal to its bound past this guard
+}
+
+// Clamped to a position (`t` is a loop counter), not to a size.
+__global__ void clampedToPosition(float *row, int T) {
+  for (int t = 0; t < T; ++t) {
+    int k = min(t, (int)threadIdx.x);
+    row[k] += 1.0f;
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the guard lets index 'k' of 'row[k]' reach its bound, one past the end [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-3]]:13: note: 'k' can be equal to its bound past this guard
+  }
+}
+
+// ---- Tree reductions and block-sized storage -------------------------------
+
+// `tid + s` under `tid < s` stays below 2 * s, the size of what is halved.
+__global__ void treeReduce(float *sums) {
+  extern __shared__ float sdata[];
+  unsigned tid = threadIdx.x;
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid < 64)
+    sdata[tid] += sdata[tid + 64];
+  if (tid == 0)
+    sums[blockIdx.x] = sdata[0];
+}
+
+// A block-local index through a pointer into shared memory.
+__global__ void sharedThroughPointer(float *out) {
+  __shared__ float tile[4 * 256];
+  float *base = tile + 4 * threadIdx.x;
+  unsigned pos = 4 * (threadIdx.x & 15);
+  out[0] = base[pos + 0] + base[pos + 3];
+}
+
+// `i + blockDim.x` under a guard on the sum itself, in the template's name
+// for the block size.
+template <unsigned BlockSize>
+__global__ void twoPerThread(float *out, const float *in, unsigned n) {
+  unsigned i = blockIdx.x * BlockSize * 2 + threadIdx.x;
+  float v = 0.0f;
+  if (i < n) {
+    v = in[i];
+    if (i + BlockSize < n)
+      v += in[i + blockDim.x];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: index 'i + blockDim.x' of 'in[i + blockDim.x]' is not covered by the guard on 'i' [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: guard here bounds 'i', not 'i + blockDim.x'
+  }
+  out[blockIdx.x * BlockSize + threadIdx.x] = v;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the index of 'out[blockIdx.x * BlockSize + threadIdx.x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+}
+template __global__ void twoPerThread<256>(float *, const float *, unsigned);
+
+// ---- Lower bounds ----------------------------------------------------------
+
+// `x == 0 ? ... : a[x - 1]`: x is at least 1 where it is read.
+__global__ void exclusiveScan(int *out, const int *in) {
+  out[threadIdx.x] = threadIdx.x == 0 ? 0 : in[threadIdx.x - 1];
+}
+
+// A clamp in a branch: both edges agree on `i <= n - 1` at the join.
+__global__ void clampInABranch(float *out, const float *in, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > n - 1)
+    i = n - 1;
+  out[i] = in[i];
+}
+
+// ---- Compared elsewhere ----------------------------------------------------
+
+// The load comes before the bound check: the author knows `i` can pass n.
+__global__ void loadBeforeCheck(int *out, const int *occupied, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (occupied[i] && i < n)
+    out[i] = 1;
+  // CHECK-NOTES: :[[@LINE-2]]:7: warning: index 'i' of 'occupied[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-4]]:22: note: 'i' is compared with a bound here, which does not hold at this access
+}
+
+// Compared only with a lower bound: no evidence about the upper one.
+__global__ void reverseLoop(float *x, int V) {
+  for (int i = V / 4 + (int)threadIdx.x - (int)blockDim.x; i >= 0;
+       i -= blockDim.x)
+    x[i] = 0.0f;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'i' of 'x[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: note: 'i' is computed here from 'threadIdx.x' and 'blockDim.x'
+}
+
+// Compared with another index, not with a size.
+__global__ void upperTriangle(float *p, int ld) {
+  int i = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+  int j = 8 * (blockIdx.y * blockDim.y + threadIdx.y);
+  if (j > i)
+    return;
+  p[i * ld + j] = 1.0f;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: 'i' in the index of 'p[i * ld + j]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+}

@@ -1,0 +1,41 @@
+//===--- CallSitesTest.cpp - Tests of CallSites ---------------------------===//
+
+#include "Analysis/Core/CallSites.h"
+#include "AnalysisTestSupport.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::test;
+
+namespace {
+
+TEST(CallSitesTest, CallersOfEachFunction) {
+  auto Unit = parseCuda(R"(
+__device__ int leaf(int x) { return x; }
+template <class T> __device__ T twice(T x) { return leaf(x) + leaf(x); }
+__device__ int user(int x) { return twice(x); }
+__device__ int unused(int x) { return x; }
+struct S {
+  __device__ int method(int x) { return leaf(x); }
+};
+)");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  CallSites Calls(Context);
+  auto CallerNames = [&](const char *Callee) {
+    std::vector<std::string> Names;
+    for (const CallSite &Site : Calls.callersOf(*findFunction(Context, Callee)))
+      Names.push_back(Site.Caller->getNameAsString());
+    return Names;
+  };
+  // The instantiation for int (in the template's own body the calls are
+  // dependent, with no callee yet), and the method.
+  EXPECT_EQ(CallerNames("leaf"),
+            (std::vector<std::string>{"twice", "twice", "method"}));
+  EXPECT_EQ(CallerNames("user"), std::vector<std::string>{});
+  EXPECT_EQ(CallerNames("unused"), std::vector<std::string>{});
+  EXPECT_EQ(CallerNames("twice"), std::vector<std::string>{"user"});
+  EXPECT_FALSE(Calls.all().empty());
+}
+
+} // namespace

@@ -1,0 +1,57 @@
+//===--- ComparedValuesTest.cpp - Tests of ComparedValues -----------------===//
+
+#include "Analysis/Core/ComparedValues.h"
+#include "AnalysisTestSupport.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::test;
+
+namespace {
+
+class ComparedValuesTest : public ::testing::Test {
+protected:
+  /// Parses `__device__ void f(int i, int n, int d) { <Body> }`.
+  const ComparedValues &compared(const std::string &Body) {
+    Unit = parseCuda("__device__ int min(int a, int b);\n"
+                     "__device__ void f(int i, int n, int d) {\n" +
+                     Body + "\n}\n");
+    Function = findFunction(Unit->getASTContext(), "f");
+    Compared.emplace(*Function, Unit->getASTContext());
+    return *Compared;
+  }
+  const clang::VarDecl *param(unsigned Index) {
+    return Function->getParamDecl(Index);
+  }
+
+  std::unique_ptr<clang::ASTUnit> Unit;
+  const clang::FunctionDecl *Function = nullptr;
+  std::optional<ComparedValues> Compared;
+};
+
+TEST_F(ComparedValuesTest, OrderingComparisonsAndClamps) {
+  const ComparedValues &C = compared("if (i >= n) return; int k = min(d, 4);");
+  EXPECT_TRUE(C.boundingComparison(param(0)));
+  EXPECT_TRUE(C.boundingComparison(param(1)));
+  EXPECT_TRUE(C.boundingComparison(param(2)));
+  EXPECT_EQ(C.boundedOperands().size(), 4u);
+}
+
+TEST_F(ComparedValuesTest, EqualityIsNotABound) {
+  const ComparedValues &C = compared("if (i == n) return;");
+  EXPECT_FALSE(C.boundingComparison(param(0)));
+  EXPECT_FALSE(C.boundingComparison(param(1)));
+}
+
+TEST_F(ComparedValuesTest, ZeroTests) {
+  const ComparedValues &C =
+      compared("if (d == 0) return; if (!n) return; if (i > 1) return;");
+  EXPECT_TRUE(C.isZeroTested(param(2)));
+  EXPECT_TRUE(C.isZeroTested(param(1)));
+  // `i > 1` compares with one, not zero.
+  EXPECT_FALSE(C.isZeroTested(param(0)));
+  const ComparedValues &Lower = compared("if (d < 1) return;");
+  EXPECT_TRUE(Lower.isZeroTested(param(2)));
+}
+
+} // namespace

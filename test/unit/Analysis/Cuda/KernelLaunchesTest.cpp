@@ -1,0 +1,123 @@
+//===--- KernelLaunchesTest.cpp - Tests of KernelLaunches, LaunchArguments ===//
+
+#include "Analysis/Cuda/KernelLaunches.h"
+#include "Analysis/Cuda/LaunchArguments.h"
+#include "AnalysisTestSupport.h"
+#include "clang/AST/ExprCXX.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::cuda;
+using namespace gpuguard::test;
+
+namespace {
+
+constexpr const char *Prelude = R"(
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, unsigned long shared = 0,
+                                 cudaStream_t stream = 0);
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__global__ void kernel(float *p, int n) {}
+)";
+
+class KernelLaunchesTest : public ::testing::Test {
+protected:
+  /// Parses the prelude and `void host(int n, int m) { <Body> }`.
+  void parse(const std::string &Body) {
+    Unit = parseCuda(std::string(Prelude) +
+                     "void host(float *p, int n, int m) {\n" + Body + "\n}\n");
+    ASSERT_TRUE(Unit);
+    Launches = std::make_unique<KernelLaunches>(Unit->getASTContext());
+  }
+  const clang::FunctionDecl &kernel() {
+    return *findFunction(Unit->getASTContext(), "kernel");
+  }
+  /// Whether each launch of the kernel, in order, has a rounded-up grid.
+  std::vector<bool> roundedUp() {
+    std::vector<bool> Result;
+    for (const KernelLaunch &Launch : Launches->of(kernel()))
+      Result.push_back(Launch.RoundedUpExtent != nullptr);
+    return Result;
+  }
+  /// Whether each launch of the kernel has a configuration no device rejects.
+  std::vector<bool> fixed() {
+    std::vector<bool> Result;
+    for (const KernelLaunch &Launch : Launches->of(kernel()))
+      Result.push_back(hasFixedValidConfiguration(
+          *llvm::cast<clang::CUDAKernelCallExpr>(Launch.Site),
+          Unit->getASTContext()));
+    return Result;
+  }
+  std::optional<ZeroArgument> zeroArgument() {
+    const clang::FunctionDecl &Kernel = kernel();
+    return zeroArgumentFor(Kernel, *Kernel.getParamDecl(1), *Launches,
+                           Unit->getASTContext());
+  }
+
+  std::unique_ptr<clang::ASTUnit> Unit;
+  std::unique_ptr<KernelLaunches> Launches;
+};
+
+TEST_F(KernelLaunchesTest, RoundedUpGrids) {
+  parse("kernel<<<(n + 255) / 256, 256>>>(p, n);\n"
+        "kernel<<<(n + m - 1) / m, m>>>(p, n);\n"
+        "int blocks = ceil_div(n, 128);\n"
+        "kernel<<<blocks, 128>>>(p, n);\n"
+        "dim3 grid(n / 16 + (n % 16 != 0), 4);\n"
+        "kernel<<<grid, dim3(16, 16)>>>(p, n);\n"
+        "kernel<<<n / 256, 256>>>(p, n);\n"
+        "kernel<<<64, 256>>>(p, n);");
+  EXPECT_EQ(roundedUp(),
+            (std::vector<bool>{true, true, true, true, false, false}));
+}
+
+TEST_F(KernelLaunchesTest, FixedValidConfigurations) {
+  parse("kernel<<<64, 256>>>(p, n);\n"
+        "const int threads = 128;\n"
+        "kernel<<<dim3(8, 8), dim3(threads)>>>(p, n);\n"
+        "dim3 block(16, 16);\n"
+        "kernel<<<1, block>>>(p, n);\n"
+        // A grid computed at run time can be 0.
+        "kernel<<<n, 256>>>(p, n);\n"
+        // 512 threads can run out of registers.
+        "kernel<<<1, 512>>>(p, n);\n"
+        // Dynamic shared memory can pass the limit with the static.
+        "kernel<<<1, 64, 1024>>>(p, n);\n"
+        "dim3 changed(16);\n"
+        "changed.x = m;\n"
+        "kernel<<<1, changed>>>(p, n);");
+  EXPECT_EQ(fixed(),
+            (std::vector<bool>{true, true, true, false, false, false, false}));
+}
+
+TEST_F(KernelLaunchesTest, ZeroArguments) {
+  parse("const int small = 1000 / 1024;\n"
+        "kernel<<<1, 32>>>(p, small);");
+  ASSERT_TRUE(zeroArgument());
+  EXPECT_EQ(zeroArgument()->Kind, ZeroArgumentKind::Zero);
+
+  parse("const int groups = n / m;\n"
+        "kernel<<<1, 32>>>(p, groups);");
+  ASSERT_TRUE(zeroArgument());
+  EXPECT_EQ(zeroArgument()->Kind, ZeroArgumentKind::TruncatingQuotient);
+
+  parse("kernel<<<1, 32>>>(p, n - m);");
+  ASSERT_TRUE(zeroArgument());
+  EXPECT_EQ(zeroArgument()->Kind, ZeroArgumentKind::Difference);
+
+  // A non-zero constant, a plain value, `n - 1`, and a local that changes.
+  parse("const int groups = 4096 / 32;\n"
+        "kernel<<<1, 32>>>(p, groups);\n"
+        "kernel<<<1, 32>>>(p, n);\n"
+        "kernel<<<1, 32>>>(p, n - 1);\n"
+        "int q = n / m;\n"
+        "q = 1;\n"
+        "kernel<<<1, 32>>>(p, q);");
+  EXPECT_FALSE(zeroArgument());
+}
+
+} // namespace
