@@ -282,9 +282,11 @@ PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
        isHandled(Call, Context)))
     return PendingLaunchEffect::Check;
   if (isSynchronizingApi(Api)) {
-    // A checked synchronisation reports the execution faults of the kernels
-    // before it (device-side asserts, illegal addresses), not a launch the
-    // driver rejected: it checks the launches that cannot be rejected.
+    // A checked synchronisation reports the faults of the kernels before it
+    // (device-side asserts, illegal addresses), the errors this check is
+    // for; a launch the driver rejects for its configuration only
+    // cudaGetLastError() reports, and the strict profile asks for that. A
+    // dropped status it does not report.
     if (!Strict && isHandled(Call, Context))
       return PendingLaunchEffect::CheckedSynchronize;
     if (Strict || !isUncheckedStatus(Call, Context))
@@ -335,9 +337,9 @@ UncheckedApiCallCheck::pendingIn(const FunctionDecl &Function,
       std::make_unique<std::vector<UncheckedLaunch>>(findUncheckedLaunches(
           Function, Context,
           [&](const CallExpr &Call) { return classify(Call, Context); },
+          // Launches, and helpers that leave launches pending.
           [&](const CallExpr &Pending) {
-            const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&Pending);
-            return Launch && hasFixedValidConfiguration(*Launch, Context);
+            return !isUncheckedStatus(Pending, Context);
           }));
   auto [It, Inserted] = Pending.try_emplace(&Function, std::move(Found));
   return *It->second;

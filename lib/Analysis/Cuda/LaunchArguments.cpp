@@ -52,9 +52,12 @@ std::optional<ZeroArgumentKind> zeroKindOf(const Expr *Value,
   auto IsConstant = [&](const Expr *Side) {
     return integerConstant(Side, Context).has_value();
   };
+  // A count split into chunks of a constant size (`n / 1024`) is 0 for
+  // fewer than a chunk; a ratio of two sizes (`C / NH`) is whatever the
+  // configuration makes it, no likelier zero than a parameter.
   if (Op->getOpcode() == BO_Div) {
     std::optional<int64_t> Divisor = integerConstant(Op->getRHS(), Context);
-    if (Divisor && (*Divisor == 1 || *Divisor == -1))
+    if (!Divisor || *Divisor == 1 || *Divisor == -1 || IsConstant(Op->getLHS()))
       return std::nullopt;
     return ZeroArgumentKind::TruncatingQuotient;
   }

@@ -4,9 +4,10 @@
 /// What the visible launches of a kernel pass for one of its parameters, as
 /// far as it bears on a zero: a kernel divides by a parameter, and only its
 /// launches show whether that parameter can be zero. A launch that passes a
-/// constant zero, or a quotient that truncates (`n / 1024` is 0 for n below
-/// 1024), or a difference of two values that can meet, is evidence; a
-/// launch that passes a non-zero constant is evidence that this one is fine.
+/// constant zero, or a count split into chunks of a constant size (`n /
+/// 1024` is 0 for n below 1024), or a difference of two values that can
+/// meet, is evidence; a launch that passes a non-zero constant is evidence
+/// that this one is fine.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +29,7 @@ class KernelLaunches;
 
 enum class ZeroArgumentKind {
   Zero,               ///< The launch passes a constant 0.
-  TruncatingQuotient, ///< An integer quotient, 0 when the divisor is larger.
+  TruncatingQuotient, ///< `n / c`, 0 when n is below the constant c.
   Difference,         ///< A difference of two values that can be equal.
 };
 

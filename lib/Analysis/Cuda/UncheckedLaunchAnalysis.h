@@ -40,10 +40,10 @@ enum class PendingLaunchEffect {
   Check,
   /// Waits for the device, such as `cudaDeviceSynchronize()`.
   Synchronize,
-  /// Waits for the device and reads the result: it reports the execution
-  /// faults of what is pending, so it checks the pending work whose every
-  /// error is an execution fault (the caller's SurfacesAllErrors says which),
-  /// and acts as Synchronize for the rest.
+  /// Waits for the device and reads the result: it reports the faults of
+  /// the kernels before it, so it checks the pending work whose errors are
+  /// such faults (the caller's SurfacesAllErrors says which), and acts as
+  /// Synchronize for the rest.
   CheckedSynchronize,
   /// Leaves an error that only a later check sees, as a launch does: a call
   /// whose status is discarded, or a helper that returns with its launches

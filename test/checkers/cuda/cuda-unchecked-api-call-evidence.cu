@@ -45,18 +45,11 @@ void droppedCopyBeforeALaunch(float *d, const float *h, int n) {
 
 // ---- Checked synchronisations ----------------------------------------------
 
-// A configuration no device rejects: its only errors are faults, which the
-// checked synchronisation reports.
-void fixedLaunchThenCheckedSync(float *d, int n) {
+// A checked synchronisation reports the kernel's faults: checked. A launch
+// the driver rejects for its configuration only cudaGetLastError() reports;
+// the strict profile asks for that.
+void launchThenCheckedSync(float *d, int n) {
   scale<<<64, 256>>>(d, n);
-  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES-STRICT: :[[@LINE+1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
-  CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-void fixedDim3LaunchThenCheckedSync(float *d, int n) {
-  dim3 block(16, 16);
-  scale<<<dim3(8, 8), block>>>(d, n);
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
   // CHECK-NOTES-STRICT: :[[@LINE+1]]:14: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -68,18 +61,14 @@ int main(int argc, char **argv) {
   float *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, 1024 * sizeof(float)));
   launchesFromMain(d, nullptr, 1024, argc);
-  // A grid computed at run time can be 0, and 1024 threads can run out of
-  // registers: the driver rejects such a launch, and only cudaGetLastError()
-  // says so; the synchronisation reports the faults of kernels that ran.
-  scale<<<argc, 1024>>>(d, argc);
+  // An unchecked synchronisation: the launch's errors are lost.
+  scale<<<4, 128>>>(d, argc);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE+1]]:14: note: the result of 'cudaDeviceSynchronize' reports the kernel's faults, but not a launch rejected for its configuration
-  CUDA_CHECK(cudaDeviceSynchronize());
-  // With dynamic shared memory too.
-  scale<<<4, 128, argc * sizeof(float)>>>(d, argc);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE+1]]:14: note: the result of 'cudaDeviceSynchronize' reports the kernel's faults, but not a launch rejected for its configuration
-  CUDA_CHECK(cudaDeviceSynchronize());
+  // CHECK-NOTES-STRICT: :[[@LINE+4]]:3: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  // CHECK-NOTES-DEFAULT: :[[@LINE+4]]:3: note: the function returns here with the launch unchecked
+  // CHECK-NOTES: :[[@LINE+2]]:3: warning: the 'cudaError_t' result of 'cudaDeviceSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  // CHECK-NOTES-DEFAULT: :[[@LINE+2]]:3: note: the function returns here with the error unchecked
+  cudaDeviceSynchronize();
   return 0;
 }
 

@@ -59,7 +59,7 @@ int main() {
   // shared memory) is reported only by cudaGetLastError, not by the
   // synchronisation, and sum is then read uninitialised.
   const size_t smem = finalThreads * sizeof(float);
-  reducePartial<<<1, finalThreads, smem>>>( // BUG: cuda-unchecked-api-call
+  reducePartial<<<1, finalThreads, smem>>>( // BUG: cuda-unchecked-api-call (known miss: a checked synchronisation counts as the check; a rejected configuration is the strict profile's)
       d_partial, d_sum, blocks);
   CUDA_CHECK(cudaDeviceSynchronize());
 

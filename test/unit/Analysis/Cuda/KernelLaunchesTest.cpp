@@ -100,8 +100,8 @@ TEST_F(KernelLaunchesTest, ZeroArguments) {
   ASSERT_TRUE(zeroArgument());
   EXPECT_EQ(zeroArgument()->Kind, ZeroArgumentKind::Zero);
 
-  parse("const int groups = n / m;\n"
-        "kernel<<<1, 32>>>(p, groups);");
+  parse("const int chunks = n / 1024;\n"
+        "kernel<<<1, 32>>>(p, chunks);");
   ASSERT_TRUE(zeroArgument());
   EXPECT_EQ(zeroArgument()->Kind, ZeroArgumentKind::TruncatingQuotient);
 
@@ -109,9 +109,11 @@ TEST_F(KernelLaunchesTest, ZeroArguments) {
   ASSERT_TRUE(zeroArgument());
   EXPECT_EQ(zeroArgument()->Kind, ZeroArgumentKind::Difference);
 
-  // A non-zero constant, a plain value, `n - 1`, and a local that changes.
+  // A non-zero constant, a ratio of two sizes, a plain value, `n - 1`, and
+  // a local that changes.
   parse("const int groups = 4096 / 32;\n"
         "kernel<<<1, 32>>>(p, groups);\n"
+        "kernel<<<1, 32>>>(p, n / m);\n"
         "kernel<<<1, 32>>>(p, n);\n"
         "kernel<<<1, 32>>>(p, n - 1);\n"
         "int q = n / m;\n"
