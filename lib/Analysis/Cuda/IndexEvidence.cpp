@@ -296,7 +296,8 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   case IndexProblemKind::LaunchExtentOffset:
     // `in[i + blockDim.x]` under `i < n`: evidence unless a condition over
     // the access bounds such a sum in a shape the analysis cannot match.
-    if (Problem.Guard && !guardsOffsetForm(Access, Problem.Part, Where))
+    if (isUncoveredOffsetEvidence(Access, Problem, Where) &&
+        !guardsOffsetForm(Access, Problem.Part, Where))
       return {IndexEvidenceKind::WeakGuard};
     return {};
   case IndexProblemKind::UnboundedTileColumn:
