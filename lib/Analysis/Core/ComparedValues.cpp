@@ -2,6 +2,7 @@
 
 #include "Analysis/Core/ComparedValues.h"
 #include "Analysis/Core/ExprShape.h"
+#include "Analysis/Core/KnownCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -19,13 +20,7 @@ namespace {
 /// arguments as surely as a comparison does.
 bool isMinMaxCall(const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !Callee->getIdentifier())
-    return false;
-  StringRef Name = Callee->getName();
-  if (Name.starts_with("atomic"))
-    return false;
-  return Name.ends_with("min") || Name.ends_with("max") ||
-         Name.ends_with("minf") || Name.ends_with("maxf");
+  return Callee && Callee->getIdentifier() && classifyMinMax(Callee->getName());
 }
 
 bool isZero(const Expr *E, const ASTContext &Context) {
@@ -69,6 +64,13 @@ void ComparedValues::recordZeroTested(const Expr *E) {
   ZeroTestedProfiles.insert(profileOf(E));
 }
 
+void ComparedValues::recordZeroComparison(const Expr *LHS, const Expr *RHS) {
+  if (isZero(RHS, Context))
+    recordZeroTested(LHS);
+  else if (isZero(LHS, Context))
+    recordZeroTested(RHS);
+}
+
 void ComparedValues::visit(const Stmt *S) {
   if (!S)
     return;
@@ -83,10 +85,7 @@ void ComparedValues::visit(const Stmt *S) {
       [[fallthrough]];
     case BO_LE:
     case BO_GT:
-      if (isZero(RHS, Context))
-        recordZeroTested(LHS);
-      else if (isZero(LHS, Context))
-        recordZeroTested(RHS);
+      recordZeroComparison(LHS, RHS);
       // Either edge of `i < n` or `i >= n` bounds `i` by `n`; which side
       // is the bound is the caller's question.
       recordBounded(LHS, Compare);
@@ -94,10 +93,7 @@ void ComparedValues::visit(const Stmt *S) {
       break;
     case BO_EQ:
     case BO_NE:
-      if (isZero(RHS, Context))
-        recordZeroTested(LHS);
-      else if (isZero(LHS, Context))
-        recordZeroTested(RHS);
+      recordZeroComparison(LHS, RHS);
       break;
     case BO_LAnd:
     case BO_LOr:

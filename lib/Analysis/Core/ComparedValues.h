@@ -59,6 +59,8 @@ private:
   void visit(const clang::Stmt *S);
   void recordBounded(const clang::Expr *E, const clang::Expr *Comparison);
   void recordZeroTested(const clang::Expr *E);
+  /// Records the side of `LHS op RHS` that is compared with zero, if any.
+  void recordZeroComparison(const clang::Expr *LHS, const clang::Expr *RHS);
   unsigned profileOf(const clang::Expr *E) const;
 
   const clang::ASTContext &Context;

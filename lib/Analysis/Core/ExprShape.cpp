@@ -128,9 +128,17 @@ void collectAssignedVariables(const Stmt *Body,
   if (const auto *Assign = dyn_cast<BinaryOperator>(Body);
       Assign && Assign->isAssignmentOp())
     Target = Assign->getLHS();
-  else if (const auto *Step = dyn_cast<UnaryOperator>(Body);
-           Step && Step->isIncrementDecrementOp())
-    Target = Step->getSubExpr();
+  else if (const auto *Unary = dyn_cast<UnaryOperator>(Body);
+           Unary &&
+           (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf))
+    Target = Unary->getSubExpr();
+  // `block.x = n` changes `block`.
+  while (Target) {
+    const auto *Member = dyn_cast<MemberExpr>(stripIndexCasts(Target));
+    if (!Member || Member->isArrow())
+      break;
+    Target = Member->getBase();
+  }
   if (Target)
     if (const VarDecl *Var = asLocalVariable(stripIndexCasts(Target)))
       Out.insert(Var);

@@ -63,8 +63,11 @@ void flattenSum(const clang::Expr *E, const clang::ASTContext &Context,
 /// `for` or `?:`; null for any other statement.
 const clang::Expr *conditionOf(const clang::Stmt *S);
 
-/// Adds to \p Out the local variables that \p Body assigns or increments
-/// after their declaration: loop counters, accumulators, reassigned copies.
+/// Adds to \p Out the local variables that \p Body may change after their
+/// declaration: assigned or incremented (loop counters, accumulators,
+/// reassigned copies), assigned through a member (`block.x = n`), or whose
+/// address is taken. A value is followed through a local's initialiser only
+/// when the local is not among them.
 void collectAssignedVariables(
     const clang::Stmt *Body,
     llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);

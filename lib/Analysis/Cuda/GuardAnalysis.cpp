@@ -91,28 +91,6 @@ struct Fact {
 
 using FactSet = llvm::SmallVector<Fact, 4>;
 
-/// The local variables assigned anywhere in a function other than at their
-/// declaration: a guard kept in a local bool, or a bound kept in a local,
-/// is followed only through variables that never change.
-void collectReassigned(const Stmt *S,
-                       llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (BO->isAssignmentOp())
-      if (const VarDecl *Var =
-              asLocalVariable(BO->getLHS()->IgnoreParenImpCasts()))
-        Out.insert(Var);
-  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-      if (const VarDecl *Var =
-              asLocalVariable(UO->getSubExpr()->IgnoreParenImpCasts()))
-        Out.insert(Var);
-  }
-  for (const Stmt *Child : S->children())
-    collectReassigned(Child, Out);
-}
-
 void collectCounterLoops(
     const Stmt *S, llvm::DenseMap<const VarDecl *, const ForStmt *> &Out) {
   if (!S)
@@ -142,7 +120,7 @@ public:
         Options(Options),
         IndexParameters(IndexParameters.begin(), IndexParameters.end()),
         HelperDepth(HelperDepth) {
-    collectReassigned(Function.getBody(), Reassigned);
+    collectAssignedVariables(Function.getBody(), Reassigned);
     collectCounterLoops(Function.getBody(), CounterLoops);
   }
 

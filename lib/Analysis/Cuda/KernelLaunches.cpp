@@ -1,6 +1,7 @@
 //===--- KernelLaunches.cpp - Where each kernel is launched ---------------===//
 
 #include "Analysis/Cuda/KernelLaunches.h"
+#include "Analysis/Core/CallSites.h"
 #include "Analysis/Core/ExprShape.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
@@ -13,9 +14,6 @@ using namespace clang;
 
 namespace gpuguard::cuda {
 
-/// Whether \p Function assigns a member of \p Var (`block.x = n`).
-static bool isMemberAssigned(const FunctionDecl &Function, const VarDecl &Var);
-
 namespace {
 
 /// Variables are followed this many initialisers deep.
@@ -25,25 +23,14 @@ constexpr unsigned MaxDepth = 4;
 /// registers a block over 255 registers a thread at most.
 constexpr int64_t MaxUnrejectableBlock = 256;
 
-/// The key launches are filed under: the written template for an
-/// instantiation, the first declaration otherwise.
-const FunctionDecl *kernelKey(const FunctionDecl *Kernel) {
-  if (const FunctionDecl *Pattern = Kernel->getTemplateInstantiationPattern())
-    Kernel = Pattern;
-  return Kernel->getCanonicalDecl();
-}
-
+/// Casts, parentheses and the temporaries of `dim3(...)` arguments.
 const Expr *stripCasts(const Expr *E) {
   while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-      E = Cast->getSubExpr();
-    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = Temp->getSubExpr();
-    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = Bind->getSubExpr();
-    else
+    E = E->IgnoreParenCasts();
+    const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E);
+    if (!Bind)
       return E;
+    E = Bind->getSubExpr();
   }
 }
 
@@ -228,8 +215,7 @@ constantExtents(const Expr *E, const ASTContext &Context, unsigned Depth = 0) {
       llvm::SmallPtrSet<const VarDecl *, 8> Assigned;
       if (Function)
         collectAssignedVariables(Function->getBody(), Assigned);
-      if (Function && !Assigned.contains(Var) &&
-          !isMemberAssigned(*Function, *Var))
+      if (Function && !Assigned.contains(Var))
         return constantExtents(Var->getInit(), Context, Depth + 1);
     }
     return std::nullopt;
@@ -255,26 +241,6 @@ constantExtents(const Expr *E, const ASTContext &Context, unsigned Depth = 0) {
 }
 
 } // namespace
-
-static bool isMemberAssigned(const FunctionDecl &Function, const VarDecl &Var) {
-  bool Assigned = false;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || Assigned)
-      return;
-    if (const auto *Op = dyn_cast<BinaryOperator>(S);
-        Op && Op->isAssignmentOp())
-      if (const auto *Member =
-              dyn_cast<MemberExpr>(Op->getLHS()->IgnoreParenImpCasts()))
-        if (const auto *Ref =
-                dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
-            Ref && Ref->getDecl() == &Var)
-          Assigned = true;
-    for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Visit(Function.getBody());
-  return Assigned;
-}
 
 bool hasFixedValidConfiguration(const CUDAKernelCallExpr &Launch,
                                 const ASTContext &Context) {
@@ -310,10 +276,6 @@ bool hasFixedValidConfiguration(const CUDAKernelCallExpr &Launch,
   return true;
 }
 
-const Expr *roundedUpExtent(const Expr *E, const ASTContext &Context) {
-  return roundedUp(E, Context, 0);
-}
-
 KernelLaunches::KernelLaunches(ASTContext &Context) : Context(Context) {
   LaunchCollector Collector([&](const FunctionDecl *Kernel, const Expr *Site,
                                 const Expr *Grid) { add(Kernel, Site, Grid); });
@@ -322,16 +284,16 @@ KernelLaunches::KernelLaunches(ASTContext &Context) : Context(Context) {
 
 void KernelLaunches::add(const FunctionDecl *Kernel, const Expr *Site,
                          const Expr *Grid) {
-  std::vector<KernelLaunch> &Sites = Launches[kernelKey(Kernel)];
+  std::vector<KernelLaunch> &Sites = Launches[CallSites::key(*Kernel)];
   if (llvm::any_of(Sites,
                    [&](const KernelLaunch &L) { return L.Site == Site; }))
     return;
-  Sites.push_back({Site, Grid, roundedUpExtent(Grid, Context)});
+  Sites.push_back({Site, roundedUp(Grid, Context, 0)});
 }
 
 llvm::ArrayRef<KernelLaunch>
 KernelLaunches::of(const FunctionDecl &Kernel) const {
-  auto It = Launches.find(kernelKey(&Kernel));
+  auto It = Launches.find(CallSites::key(Kernel));
   if (It == Launches.end())
     return {};
   return It->second;

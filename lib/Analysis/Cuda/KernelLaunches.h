@@ -30,19 +30,13 @@ namespace gpuguard::cuda {
 struct KernelLaunch {
   /// The `<<<>>>` call or the cudaLaunchKernel-style call.
   const clang::Expr *Site = nullptr;
-  /// The grid argument as written.
-  const clang::Expr *Grid = nullptr;
-  /// A grid extent rounded up from a count, found in Grid or in the
-  /// initialiser of the variable it names; null when no extent is.
+  /// A grid extent rounded up from a count (`(n + b - 1) / b`,
+  /// `(n + 255) / 256`, `n / b + (n % b != 0)`, a call named like
+  /// `ceil_div`, `divUp`, `ceil`), found in the grid argument through dim3
+  /// constructors, casts and the initialisers of the variables it names;
+  /// null when no extent is.
   const clang::Expr *RoundedUpExtent = nullptr;
 };
-
-/// The extent in \p E rounded up from a count: `(n + b - 1) / b`,
-/// `(n + 255) / 256`, `n / b + (n % b != 0)`, a call named like
-/// `ceil_div`, `divUp`, `ceil`, followed through dim3 constructors,
-/// casts and the initialisers of the variables \p E names. Null if none.
-const clang::Expr *roundedUpExtent(const clang::Expr *E,
-                                   const clang::ASTContext &Context);
 
 /// Whether \p Launch's configuration is constant and one no device rejects:
 /// grid and block of constants (`<<<64, 256>>>`, `dim3 block(16, 16)`), at

@@ -83,7 +83,7 @@ std::optional<ZeroArgument> zeroArgumentFor(const FunctionDecl &Kernel,
       continue;
     const Expr *Value = valueBehind(Argument);
     if (std::optional<ZeroArgumentKind> Kind = zeroKindOf(Value, Context))
-      return ZeroArgument{*Kind, Call, Argument, Value};
+      return ZeroArgument{*Kind, Argument, Value};
   }
   return std::nullopt;
 }

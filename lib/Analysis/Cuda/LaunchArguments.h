@@ -35,8 +35,6 @@ enum class ZeroArgumentKind {
 
 struct ZeroArgument {
   ZeroArgumentKind Kind;
-  /// The launch.
-  const clang::Expr *Launch = nullptr;
   /// The argument as the launch writes it.
   const clang::Expr *Argument = nullptr;
   /// The value found behind it: the quotient or difference, through the
