@@ -106,6 +106,16 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("cuda-gpu")
+# compute-sanitizer, the reference the GPU tests compare the runtime's
+# reports with.
+sanitizer = None
+if toolkit:
+    sanitizer = os.path.join(toolkit, "bin", "compute-sanitizer")
+    if not os.path.exists(sanitizer):
+        sanitizer = shutil.which("compute-sanitizer")
+    if sanitizer:
+        config.available_features.add("compute-sanitizer")
+        config.substitutions.append(("%compute_sanitizer", sanitizer))
 
 # The runtime-check library (runtime/): its headers, and link flags for
 # programs that use it (the static archives the build made).
@@ -118,6 +128,49 @@ if os.path.exists(runtime_cuda_lib):
     config.available_features.add("runtime-cuda")
     config.substitutions.append(
         ("%runtime_cuda_lib", f"{runtime_cuda_lib} {runtime_reporter_lib} -lpthread"))
+# The examples on a GPU (test/gpu/examples.test): instrumented by this
+# build's gpuguard, or, on a GPU machine without LLVM, by the copies that
+# test/scripts/gpu_suite.py prepared ($GPUGUARD_GPU_BUNDLE).
+if "nvcc" in config.available_features and os.path.exists(runtime_cuda_lib):
+    bundle = os.environ.get("GPUGUARD_GPU_BUNDLE", "")
+    copies = (f"--instrumented={os.path.join(bundle, 'instrumented')}"
+              if bundle else f"--gpuguard={gpuguard}")
+    sanitizer_flag = (f"--sanitizer={sanitizer}"
+                      if "compute-sanitizer" in config.available_features
+                      else "")
+    config.substitutions.append(
+        ("%gpu_examples",
+         f"{python} {os.path.join(scripts, 'run_gpu_examples.py')} "
+         f"--nvcc={os.path.join(toolkit, 'bin', 'nvcc')} "
+         f"--runtime-include={runtime_include} --runtime-lib={runtime_cuda_lib} "
+         f"--runtime-lib={runtime_reporter_lib} {copies} {sanitizer_flag}"))
+# LibTorch with CUDA (PyTorch's wheel on a GPU machine, whose directory
+# $GPUGUARD_TORCH_CUDA_ROOT names): tensors that really live on the GPU.
+torch_cuda_root = os.environ.get("GPUGUARD_TORCH_CUDA_ROOT", "")
+if torch_cuda_root and os.path.exists(
+        os.path.join(torch_cuda_root, "lib", "libtorch_cuda.so")):
+    config.available_features.add("libtorch-cuda")
+    config.substitutions.append(("%torch_cuda_root", torch_cuda_root))
+    config.substitutions.append(
+        ("%torch_cuda_flags",
+         f"-std=c++20 -isystem {torch_cuda_root}/include -isystem "
+         f"{torch_cuda_root}/include/torch/csrc/api/include"))
+    config.substitutions.append(
+        ("%torch_cuda_libs",
+         f"-L{torch_cuda_root}/lib -Wl,--no-as-needed -ltorch -ltorch_cpu "
+         f"-ltorch_cuda -lc10 -lc10_cuda -Wl,--as-needed "
+         f"-Wl,-rpath,{torch_cuda_root}/lib -lpthread"))
+    # The runtime's LibTorch checks, built against that LibTorch.
+    torch_checks = os.path.join(lib_dir, "libgpuguard_runtime_torch.a")
+    if os.path.exists(torch_checks):
+        config.available_features.add("runtime-torch-cuda")
+        config.substitutions.append(("%runtime_torch_lib", torch_checks))
+# What test/scripts/gpu_suite.py prepared: gpuguard's instrumented copies,
+# by file name under %gpu_bundle/instrumented.
+gpu_bundle = os.environ.get("GPUGUARD_GPU_BUNDLE", "")
+if gpu_bundle:
+    config.available_features.add("gpu-bundle")
+    config.substitutions.append(("%gpu_bundle", gpu_bundle))
 # LibTorch programs instrumented by gpuguard, built against the LibTorch
 # runtime checks and run (test/instrument/torch/runtime-*.test).
 runtime_torch_lib = os.path.join(lib_dir, "libgpuguard_runtime_torch.a")
@@ -175,6 +228,13 @@ feature_providers = {
     "runtime-cuda": "libgpuguard_runtime_cuda.a, built when CMake finds the "
                     "CUDA toolkit (reconfigure after installing it)",
     "cuda-gpu": "an NVIDIA GPU listed by nvidia-smi -L",
+    "compute-sanitizer": "bin/compute-sanitizer in that CUDA toolkit",
+    "libtorch-cuda": "PyTorch's LibTorch with CUDA, named by "
+                     "$GPUGUARD_TORCH_CUDA_ROOT",
+    "runtime-torch-cuda": "libgpuguard_runtime_torch.a built against that "
+                          "LibTorch (test/scripts/gpu_suite.py run)",
+    "gpu-bundle": "the directory test/scripts/gpu_suite.py prepare wrote, "
+                  "named by $GPUGUARD_GPU_BUNDLE",
     "clang-tidy": "clang-tidy-22",
     "gxx": "g++",
     "cmake": "cmake and ninja-build",

@@ -42,6 +42,11 @@ namespace {
 constexpr size_t HeadBytes = offsetof(DeviceModuleState, Allocations);
 constexpr size_t ClaimedOffset = offsetof(DeviceModuleState, Claimed);
 constexpr size_t RecordsOffset = offsetof(DeviceModuleState, Records);
+constexpr size_t SitesOffset = offsetof(DeviceModuleState, Sites);
+// Claimed and SiteSpan are read with one copy.
+static_assert(offsetof(DeviceModuleState, SiteSpan) ==
+                  ClaimedOffset + sizeof(unsigned long long),
+              "SiteSpan follows Claimed");
 
 /// Errors a kernel raises while it runs; they are found at a later call and
 /// belong to a launch, not to that call. All of them are sticky.
@@ -102,6 +107,8 @@ struct ModuleOnDevice {
   unsigned long long Cursor = 0;
   /// Records dropped so far, as already counted.
   unsigned long long DroppedCounted = 0;
+  /// Each site tally's failures, as already counted.
+  std::vector<unsigned long long> TalliesCounted;
   /// The symbol cannot be copied (not in this device's module).
   bool Unusable = false;
 };
@@ -187,6 +194,7 @@ public:
   /// \p DeviceWide: no kernel runs, so the buffers can be emptied.
   void drain(bool DeviceWide, bool AtExit) {
     std::vector<Record> Found;
+    std::vector<std::pair<SiteRef, unsigned long long>> Tallied;
     unsigned long long Dropped = 0;
     {
       LastErrorGuard Guard;
@@ -202,12 +210,14 @@ public:
       if (!D)
         return;
       for (size_t I = 0; I < Modules.size(); ++I)
-        drainModuleLocked(*D, I, DeviceWide, Found, Dropped, Guard);
+        drainModuleLocked(*D, I, DeviceWide, Found, Tallied, Dropped, Guard);
     }
     if (Dropped)
       addDroppedRecords(Dropped);
     for (const Record &R : Found)
       reportRecord(R);
+    for (const auto &[Site, Count] : Tallied)
+      addSiteOccurrences(Site, Count);
   }
 
   void resetForTesting() {
@@ -281,19 +291,23 @@ private:
     Guard.ok(::cudaStreamSynchronize(D.Stream));
   }
 
-  void drainModuleLocked(DeviceSync &D, size_t Index, bool DeviceWide,
-                         std::vector<Record> &Found,
-                         unsigned long long &Dropped, LastErrorGuard &Guard) {
+  void drainModuleLocked(
+      DeviceSync &D, size_t Index, bool DeviceWide, std::vector<Record> &Found,
+      std::vector<std::pair<SiteRef, unsigned long long>> &Tallied,
+      unsigned long long &Dropped, LastErrorGuard &Guard) {
     ModuleOnDevice &M = D.Modules[Index];
     if (M.Unusable)
       return;
     const void *Symbol = Modules[Index];
-    unsigned long long Claimed = 0;
+    unsigned long long Counters[2] = {0, 0}; // Claimed, SiteSpan
     if (!Guard.ok(::cudaMemcpyFromSymbolAsync(
-            &Claimed, Symbol, sizeof(Claimed), ClaimedOffset,
+            Counters, Symbol, sizeof(Counters), ClaimedOffset,
             cudaMemcpyDeviceToHost, D.Stream)) ||
         !Guard.ok(::cudaStreamSynchronize(D.Stream)))
       return;
+    unsigned long long Claimed = Counters[0];
+    size_t SiteSpan = static_cast<size_t>(
+        Counters[1] < SiteTallyCapacity ? Counters[1] : SiteTallyCapacity);
     unsigned long long Written =
         Claimed < RecordCapacity ? Claimed : RecordCapacity;
     if (Written > M.Cursor) {
@@ -317,6 +331,24 @@ private:
       Dropped += DroppedNow - M.DroppedCounted;
       M.DroppedCounted = DroppedNow;
     }
+    if (SiteSpan > 0) {
+      std::vector<SiteTally> Tallies(SiteSpan);
+      if (!Guard.ok(::cudaMemcpyFromSymbolAsync(
+              Tallies.data(), Symbol, SiteSpan * sizeof(SiteTally), SitesOffset,
+              cudaMemcpyDeviceToHost, D.Stream)) ||
+          !Guard.ok(::cudaStreamSynchronize(D.Stream)))
+        return;
+      if (M.TalliesCounted.size() < SiteSpan)
+        M.TalliesCounted.resize(SiteSpan, 0);
+      for (size_t Site = 0; Site < SiteSpan; ++Site) {
+        const SiteTally &T = Tallies[Site];
+        if (T.FileKey == 0 || T.Failures <= M.TalliesCounted[Site])
+          continue;
+        Tallied.push_back({SiteRef{T.FileKey, static_cast<unsigned>(Site)},
+                           T.Failures - M.TalliesCounted[Site]});
+        M.TalliesCounted[Site] = T.Failures;
+      }
+    }
     if (!DeviceWide || Claimed == 0 || M.Cursor < Written)
       return;
     // Empty the buffer: the count and the Ready words of the used records.
@@ -328,6 +360,15 @@ private:
         Guard.ok(::cudaStreamSynchronize(D.Stream))) {
       M.Cursor = 0;
       M.DroppedCounted = 0;
+    }
+    // And the tallies, which only sites below SiteSpan ever touched.
+    if (SiteSpan > 0) {
+      std::vector<SiteTally> Empty(SiteSpan, SiteTally{0, 0});
+      if (Guard.ok(::cudaMemcpyToSymbolAsync(
+              Symbol, Empty.data(), SiteSpan * sizeof(SiteTally), SitesOffset,
+              cudaMemcpyHostToDevice, D.Stream)) &&
+          Guard.ok(::cudaStreamSynchronize(D.Stream)))
+        M.TalliesCounted.clear();
     }
   }
 

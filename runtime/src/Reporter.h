@@ -66,7 +66,13 @@ struct Failure {
 void reportFailure(const Failure &F);
 
 /// Turns a record into a failure (message by the site's kind) and reports it.
+/// A record marked Tallied is printed but not counted: its site's device
+/// tally counts it (addSiteOccurrences).
 void reportRecord(const Record &R);
+
+/// Counts \p Count more failures at \p Ref without printing anything: what
+/// a device site tally counted beyond its records.
+void addSiteOccurrences(SiteRef Ref, unsigned long long Count);
 
 /// Whether a site of \p Kind runs on the device (site_kinds.def).
 bool isDeviceKind(unsigned Kind);

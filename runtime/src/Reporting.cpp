@@ -41,6 +41,9 @@ struct SiteKey {
 
 struct SiteState {
   unsigned long long Count = 0;
+  /// A failure with its values reached the reporter (a device tally can
+  /// count a site before its record arrives).
+  bool Reported = false;
 };
 
 class ReporterState {
@@ -73,19 +76,30 @@ public:
 
   const Options &options() const { return Opts; }
 
-  void report(const Failure &F) {
+  void report(const Failure &F, unsigned long long Occurrences) {
     std::unique_lock<std::mutex> Lock(Mutex);
     SiteState &S = Sites[SiteKey{F.Ref.FileKey, F.Ref.Index}];
-    ++S.Count;
-    ++Errors;
-    if (S.Count == 1 && Printed < Opts.MaxReports) {
-      ++Printed;
-      emitLocked(formatFailure(F));
+    S.Count += Occurrences;
+    Errors += Occurrences;
+    if (!S.Reported) {
+      S.Reported = true;
+      if (Printed < Opts.MaxReports) {
+        ++Printed;
+        emitLocked(formatFailure(F));
+      } else {
+        ++NotPrinted;
+      }
     }
     if (Opts.HaltOnError) {
       flushLocked();
       std::abort();
     }
+  }
+
+  void addOccurrences(SiteRef Ref, unsigned long long Count) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Sites[SiteKey{Ref.FileKey, Ref.Index}].Count += Count;
+    Errors += Count;
   }
 
   void addDropped(unsigned long long Count) {
@@ -136,7 +150,7 @@ public:
       Opts = O;
       Sink = std::move(S);
       Sites.clear();
-      Errors = Printed = Dropped = 0;
+      Errors = Printed = NotPrinted = Dropped = 0;
       if (Out && Out != stderr)
         std::fclose(Out);
       Out = nullptr;
@@ -165,8 +179,8 @@ private:
     if (Dropped > 0)
       Line += "; " + std::to_string(Dropped) +
               " record(s) dropped (device buffer full)";
-    if (Sites.size() > Printed)
-      Line += "; " + std::to_string(Sites.size() - Printed) +
+    if (NotPrinted > 0)
+      Line += "; " + std::to_string(NotPrinted) +
               " site(s) not printed (max_reports=" +
               std::to_string(Opts.MaxReports) + ")";
     return Line;
@@ -243,7 +257,7 @@ private:
   std::mutex Mutex;
   Options Opts;
   std::map<SiteKey, SiteState> Sites;
-  unsigned long long Errors = 0, Printed = 0, Dropped = 0;
+  unsigned long long Errors = 0, Printed = 0, NotPrinted = 0, Dropped = 0;
   std::FILE *Out = nullptr;
   std::function<void(const std::string &)> Sink;
   void (*DeviceDrainHook)(bool) = nullptr;
@@ -350,7 +364,7 @@ std::string formatValue(unsigned long long Bits, unsigned char Tag) {
   }
 }
 
-void reportFailure(const Failure &F) { state().report(F); }
+void reportFailure(const Failure &F) { state().report(F, 1); }
 
 void reportRecord(const Record &R) {
   Failure F;
@@ -374,7 +388,12 @@ void reportRecord(const Record &R) {
     F.Block[Axis] = R.Block[Axis];
     F.Thread[Axis] = R.Thread[Axis];
   }
-  reportFailure(F);
+  // A tallied record's failures arrive with its site's tally.
+  state().report(F, R.Tallied ? 0 : 1);
+}
+
+void addSiteOccurrences(SiteRef Ref, unsigned long long Count) {
+  state().addOccurrences(Ref, Count);
 }
 
 void addDroppedRecords(unsigned long long Count) { state().addDropped(Count); }

@@ -139,7 +139,10 @@ struct Record {
   unsigned Block[3];
   unsigned Thread[3];
   unsigned char Tags[2];
-  unsigned char Reserved[2];
+  /// 1 when the record is its site's first failure and the site's tally
+  /// (DeviceModuleState::Sites) counts every failure, this one included.
+  unsigned char Tallied;
+  unsigned char Reserved;
   /// Set to 1 last, after a memory fence: the host reads a device record only
   /// once it is complete.
   unsigned Ready;
@@ -160,6 +163,19 @@ constexpr unsigned RecordCapacity = 1024;
 /// Live allocations the device can look up; accesses into further ones are
 /// not checked (never guessed).
 constexpr unsigned AllocationCapacity = 4096;
+/// Sites per module with a device tally: sites of a file with a higher index,
+/// or whose index another file's site of the module took first, take a
+/// record at every failure instead.
+constexpr unsigned SiteTallyCapacity = 4096;
+
+/// How often one site failed on the device. The first failure claims the
+/// entry for its file (FileKey 0: free) and takes a record; later ones only
+/// count, so that millions of failures at one site cannot crowd the other
+/// sites' records out of the buffer.
+struct SiteTally {
+  unsigned long long FileKey;
+  unsigned long long Failures;
+};
 
 /// The per-module device state. The host writes the head (halt flag and
 /// allocation table, sorted by Base) with cudaMemcpyToSymbol, and reads the
@@ -176,7 +192,11 @@ struct DeviceModuleState {
   unsigned AllocationCount;
   AllocationEntry Allocations[AllocationCapacity];
   unsigned long long Claimed;
+  /// 1 + the highest site index with a tally: the host reads
+  /// Sites[0, SiteSpan) only.
+  unsigned long long SiteSpan;
   Record Records[RecordCapacity];
+  SiteTally Sites[SiteTallyCapacity];
 };
 
 //===--- Value encoding ---------------------------------------------------===//
@@ -242,6 +262,18 @@ template <class F> GPUGUARD_HD bool isFinite(F Value) {
   // double, and anything that converts to it (half types, long double).
   return (bitsOfDouble(static_cast<double>(Value)) & 0x7ff0000000000000ull) !=
          0x7ff0000000000000ull;
+}
+
+/// The site and operand values of a record; where it ran is the caller's.
+GPUGUARD_HD void fillRecord(Record &R, SiteRef Site, unsigned long long Value0,
+                            unsigned char Tag0, unsigned long long Value1,
+                            unsigned char Tag1) {
+  R.FileKey = Site.FileKey;
+  R.Index = Site.Index;
+  R.Values[0] = Value0;
+  R.Values[1] = Value1;
+  R.Tags[0] = Tag0;
+  R.Tags[1] = Tag1;
 }
 
 //===--- Allocation registry lookups --------------------------------------===//
@@ -330,42 +362,71 @@ bool pruneBorrowedAllocations();
 static GPUGUARD_RT_DEVICE DeviceModuleState ModuleState;
 
 #ifdef __CUDA_ARCH__
+/// Counts a failure in its site's tally. Returns 1 when the site has a tally
+/// and this is its first failure, 0 when the tally counted it and the first
+/// failure holds the record, and 2 when the site has no tally.
+static GPUGUARD_RT_DEVICE int tallyOnDevice(SiteRef Site) {
+  if (Site.Index >= SiteTallyCapacity || Site.FileKey == 0)
+    return 2;
+  SiteTally &Tally = ModuleState.Sites[Site.Index];
+#ifdef GPUGUARD_RT_CLANG_CUDA
+  unsigned long long Owner = static_cast<unsigned long long>(
+      __nvvm_atom_cas_gen_ll(reinterpret_cast<long long *>(&Tally.FileKey), 0ll,
+                             static_cast<long long>(Site.FileKey)));
+#else
+  unsigned long long Owner = atomicCAS(&Tally.FileKey, 0ull, Site.FileKey);
+#endif
+  if (Owner != 0 && Owner != Site.FileKey)
+    return 2;
+#ifdef GPUGUARD_RT_CLANG_CUDA
+  long long Before = __nvvm_atom_add_gen_ll(
+      reinterpret_cast<long long *>(&Tally.Failures), 1ll);
+  if (Before != 0)
+    return 0;
+  __nvvm_atom_max_gen_ull(&ModuleState.SiteSpan, Site.Index + 1ull);
+#else
+  if (atomicAdd(&Tally.Failures, 1ull) != 0)
+    return 0;
+  atomicMax(&ModuleState.SiteSpan, Site.Index + 1ull);
+#endif
+  return 1;
+}
+
 static GPUGUARD_RT_DEVICE __attribute__((noinline)) void
 recordOnDevice(SiteRef Site, unsigned long long Value0, unsigned char Tag0,
                unsigned long long Value1, unsigned char Tag1) {
+  int Tallied = tallyOnDevice(Site);
+  if (Tallied != 0) {
 #ifdef GPUGUARD_RT_CLANG_CUDA
-  unsigned long long Slot =
-      static_cast<unsigned long long>(__nvvm_atom_add_gen_ll(
-          reinterpret_cast<long long *>(&ModuleState.Claimed), 1ll));
+    unsigned long long Slot =
+        static_cast<unsigned long long>(__nvvm_atom_add_gen_ll(
+            reinterpret_cast<long long *>(&ModuleState.Claimed), 1ll));
 #else
-  unsigned long long Slot = atomicAdd(&ModuleState.Claimed, 1ull);
+    unsigned long long Slot = atomicAdd(&ModuleState.Claimed, 1ull);
 #endif
-  if (Slot < RecordCapacity) {
-    Record &R = ModuleState.Records[Slot];
-    R.FileKey = Site.FileKey;
-    R.Index = Site.Index;
-    R.Values[0] = Value0;
-    R.Values[1] = Value1;
-    R.Tags[0] = Tag0;
-    R.Tags[1] = Tag1;
+    if (Slot < RecordCapacity) {
+      Record &R = ModuleState.Records[Slot];
+      fillRecord(R, Site, Value0, Tag0, Value1, Tag1);
+      R.Tallied = Tallied == 1;
 #ifdef GPUGUARD_RT_CLANG_CUDA
-    R.Block[0] = __nvvm_read_ptx_sreg_ctaid_x();
-    R.Block[1] = __nvvm_read_ptx_sreg_ctaid_y();
-    R.Block[2] = __nvvm_read_ptx_sreg_ctaid_z();
-    R.Thread[0] = __nvvm_read_ptx_sreg_tid_x();
-    R.Thread[1] = __nvvm_read_ptx_sreg_tid_y();
-    R.Thread[2] = __nvvm_read_ptx_sreg_tid_z();
-    __nvvm_membar_gl();
+      R.Block[0] = __nvvm_read_ptx_sreg_ctaid_x();
+      R.Block[1] = __nvvm_read_ptx_sreg_ctaid_y();
+      R.Block[2] = __nvvm_read_ptx_sreg_ctaid_z();
+      R.Thread[0] = __nvvm_read_ptx_sreg_tid_x();
+      R.Thread[1] = __nvvm_read_ptx_sreg_tid_y();
+      R.Thread[2] = __nvvm_read_ptx_sreg_tid_z();
+      __nvvm_membar_gl();
 #else
-    R.Block[0] = blockIdx.x;
-    R.Block[1] = blockIdx.y;
-    R.Block[2] = blockIdx.z;
-    R.Thread[0] = threadIdx.x;
-    R.Thread[1] = threadIdx.y;
-    R.Thread[2] = threadIdx.z;
-    __threadfence();
+      R.Block[0] = blockIdx.x;
+      R.Block[1] = blockIdx.y;
+      R.Block[2] = blockIdx.z;
+      R.Thread[0] = threadIdx.x;
+      R.Thread[1] = threadIdx.y;
+      R.Thread[2] = threadIdx.z;
+      __threadfence();
 #endif
-    *static_cast<volatile unsigned *>(&R.Ready) = 1;
+      *static_cast<volatile unsigned *>(&R.Ready) = 1;
+    }
   }
   if (*static_cast<volatile unsigned *>(&ModuleState.HaltOnError)) {
 #ifdef GPUGUARD_RT_CLANG_CUDA
@@ -401,12 +462,7 @@ static GPUGUARD_HD void record(SiteRef Site, unsigned long long Value0,
   recordOnDevice(Site, Value0, Tag0, Value1, Tag1);
 #else
   Record R = {};
-  R.FileKey = Site.FileKey;
-  R.Index = Site.Index;
-  R.Values[0] = Value0;
-  R.Values[1] = Value1;
-  R.Tags[0] = Tag0;
-  R.Tags[1] = Tag1;
+  fillRecord(R, Site, Value0, Tag0, Value1, Tag1);
   R.Ready = 1;
   submitRecord(R);
 #endif
@@ -416,8 +472,11 @@ static GPUGUARD_HD void record(SiteRef Site, unsigned long long Value0,
 static GPUGUARD_HD bool lookupAllocation(const void *Address,
                                          AllocationEntry &Found) {
 #ifdef __CUDA_ARCH__
-  unsigned Count =
-      *static_cast<volatile unsigned *>(&ModuleState.AllocationCount);
+  // A plain, cacheable load that every thread of a kernel shares: a table
+  // the host pushes while the kernel runs only adds allocations the kernel
+  // was not launched with (freed ones stay until a device-wide
+  // synchronisation).
+  unsigned Count = ModuleState.AllocationCount;
   if (Count > AllocationCapacity)
     Count = AllocationCapacity;
   return findAllocationIn(ModuleState.Allocations, Count,

@@ -2,8 +2,11 @@
 ///
 /// \file
 /// The checks behind gpuguard::rt::torch::operand(). Each runs on the host
-/// before its op, with LibTorch 1.13's own rules, and reads tensor data only
-/// when the tensor has data (CPU; meta tensors have none).
+/// before its op, with LibTorch's own rules, and reads tensor data only when
+/// the tensor has data: on the CPU, or on a CUDA device, where the values are
+/// reduced on the device and the host waits for the result (a
+/// synchronisation per checked op: the point of the check is to speak before
+/// the op's kernel asserts and the context is lost). Meta tensors have none.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -44,9 +47,11 @@ std::string shape(const at::Tensor &T) {
 
 std::string deviceName(const c10::Device &D) { return D.str(); }
 
-/// Whether the tensor's values can be read here.
+/// Whether the tensor's values can be read here (CUDA values through a
+/// reduction on their device).
 bool hasData(const at::Tensor &T) {
-  return T.defined() && T.device().is_cpu() && T.layout() == c10::kStrided;
+  return T.defined() && (T.device().is_cpu() || T.device().is_cuda()) &&
+         T.layout() == c10::kStrided;
 }
 
 void checkSameDevice(const SiteInfo &Site,

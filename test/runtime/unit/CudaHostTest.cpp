@@ -246,6 +246,54 @@ TEST_F(CudaHostTest, OverflowIsCountedAsDropped) {
             "record(s) dropped (device buffer full)");
 }
 
+TEST_F(CudaHostTest, SiteTalliesCountWhatTheirFirstRecordStandsFor) {
+  void *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 8), cudaSuccess);
+  // The device's first failure at site 0 took a record marked Tallied; the
+  // 5,000 after it only counted.
+  deviceRecord(0, 7);
+  Module.Records[0].Tallied = 1;
+  Module.Sites[0] = detail::SiteTally{Key, 5001};
+  Module.SiteSpan = 1;
+  ASSERT_EQ(::gpuguard::rt::cudaStreamSynchronize(nullptr), cudaSuccess);
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(detail::occurrences(IndexSite), 5001u);
+  // Read again: only what the tally added since.
+  Module.Sites[0].Failures = 5003;
+  drain();
+  EXPECT_EQ(detail::occurrences(IndexSite), 5003u);
+  EXPECT_EQ(Lines.size(), 1u);
+  // A device-wide synchronisation empties the tallies with the records.
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(Module.SiteSpan, 0u);
+  EXPECT_EQ(Module.Sites[0].FileKey, 0u);
+  EXPECT_EQ(Module.Sites[0].Failures, 0u);
+  deviceRecord(0, 9);
+  Module.Records[0].Tallied = 1;
+  Module.Sites[0] = detail::SiteTally{Key, 2};
+  Module.SiteSpan = 1;
+  drain();
+  EXPECT_EQ(detail::occurrences(IndexSite), 5005u);
+  EXPECT_EQ(detail::summaryLine(),
+            "SUMMARY: gpuguard: 5005 runtime error(s) at 1 site(s)");
+}
+
+TEST_F(CudaHostTest, ATallyCanCountASiteBeforeItsRecordIsReady) {
+  void *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 8), cudaSuccess);
+  deviceRecord(0, 7, /*Ready=*/false);
+  Module.Records[0].Tallied = 1;
+  Module.Sites[0] = detail::SiteTally{Key, 40};
+  Module.SiteSpan = 1;
+  drain();
+  EXPECT_TRUE(Lines.empty());
+  EXPECT_EQ(detail::occurrences(IndexSite), 40u);
+  Module.Records[0].Ready = 1;
+  drain();
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(detail::occurrences(IndexSite), 40u);
+}
+
 TEST_F(CudaHostTest, LaunchErrorsAreReportedAtTheLaunch) {
   fake_cuda::script().Launch = cudaErrorInvalidConfiguration;
   checkLaunch(FillLaunch);
