@@ -49,6 +49,9 @@ void writeInstrumentedCopy(instrument::Recorder &Recorder,
                 "check its compile command");
   std::string Target = instrument::mirroredPath(options::OutputDirectory, File);
   if (std::optional<std::string> Problem =
+          instrument::refuseTarget(options::OutputDirectory, File, Target))
+    return Fail(*Problem);
+  if (std::optional<std::string> Problem =
           instrument::writeAtomically(Target, Copy->Text))
     return Fail(*Problem);
   if (!options::Quiet) {

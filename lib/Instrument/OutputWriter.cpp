@@ -60,6 +60,51 @@ std::string mirroredPath(llvm::StringRef Directory, llvm::StringRef Source) {
   return std::string(Result);
 }
 
+/// \p Path with every symbolic link resolved, for a path that may not exist
+/// yet: its deepest existing ancestor resolved, the rest appended.
+static std::string resolvedPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Absolute(Path);
+  fs::make_absolute(Absolute);
+  path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  llvm::StringRef Existing = Absolute;
+  while (!Existing.empty() && !fs::exists(Existing))
+    Existing = path::parent_path(Existing);
+  llvm::SmallString<256> Real;
+  if (Existing.empty() || fs::real_path(Existing, Real))
+    return std::string(Absolute);
+  llvm::StringRef Rest = Absolute.str().substr(Existing.size());
+  if (!Rest.empty())
+    path::append(Real, Rest);
+  return std::string(Real);
+}
+
+static bool isWithin(llvm::StringRef Path, llvm::StringRef Directory) {
+  if (Directory == "/")
+    return true;
+  return Path.starts_with(Directory) &&
+         (Path.size() == Directory.size() ||
+          path::is_separator(Path[Directory.size()]));
+}
+
+std::optional<std::string> refuseTarget(llvm::StringRef Directory,
+                                        llvm::StringRef Source,
+                                        llvm::StringRef Target) {
+  std::string RealTarget = resolvedPath(Target);
+  std::string RealSource = resolvedPath(Source);
+  if (RealTarget == RealSource || fs::equivalent(Target, Source))
+    return "refusing to write the instrumented copy of '" + Source.str() +
+           "' over the file itself ('" + Target.str() +
+           "'); pass an output directory other than '" + Directory.str() +
+           "' with -o";
+  std::string RealDirectory = resolvedPath(Directory);
+  if (!isWithin(RealTarget, RealDirectory))
+    return "refusing to write the instrumented copy of '" + Source.str() +
+           "' to '" + RealTarget + "': a symbolic link in '" + Directory.str() +
+           "' leads out of the output directory; remove the link or pass "
+           "another -o";
+  return std::nullopt;
+}
+
 std::optional<std::string> writeAtomically(llvm::StringRef Path,
                                            llvm::StringRef Text) {
   llvm::StringRef Parent = path::parent_path(Path);
