@@ -25,7 +25,48 @@ struct GitResult {
 
 /// Runs git with \p Arguments, standard input empty; nullopt when git cannot
 /// be found or started.
+std::optional<GitResult> runGitAsIs(llvm::ArrayRef<std::string> Arguments);
+
+/// Options under which git writes nothing into the analysed repository (no
+/// opportunistic index refresh) and runs no command that the repository's
+/// configuration names: no file system monitor hook, and every
+/// content filter driver it defines (`filter.<name>.clean`, `.smudge`,
+/// `.process`) replaced by nothing. External diff drivers and textconv are
+/// off through `git diff`'s own options. Listing the filters runs only
+/// `git config`, which executes nothing.
+std::vector<std::string> inertConfiguration(llvm::ArrayRef<std::string> Where) {
+  std::vector<std::string> Settings = {"--no-optional-locks", "-c",
+                                       "core.fsmonitor=false"};
+  std::vector<std::string> List(Where.begin(), Where.end());
+  List.insert(List.end(), {"config", "--null", "--name-only", "--get-regexp",
+                           "^filter\\..*\\.(clean|smudge|process)$"});
+  std::optional<GitResult> Filters = runGitAsIs(List);
+  if (!Filters || Filters->Status != 0)
+    return Settings;
+  llvm::SmallVector<llvm::StringRef> Names;
+  llvm::StringRef(Filters->Out).split(Names, '\0', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Name : Names) {
+    Settings.push_back("-c");
+    Settings.push_back(Name.trim().str() + "=");
+  }
+  return Settings;
+}
+
+/// Runs git in a repository gpuguard analyses, with inertConfiguration().
 std::optional<GitResult> runGit(llvm::ArrayRef<std::string> Arguments) {
+  // "-C <dir>" first: the configuration to neutralise is that directory's.
+  llvm::ArrayRef<std::string> Where =
+      Arguments.size() >= 2 && Arguments[0] == "-C"
+          ? Arguments.take_front(2)
+          : llvm::ArrayRef<std::string>();
+  std::vector<std::string> Inert = inertConfiguration(Where);
+  std::vector<std::string> All(Where.begin(), Where.end());
+  All.insert(All.end(), Inert.begin(), Inert.end());
+  All.insert(All.end(), Arguments.begin() + Where.size(), Arguments.end());
+  return runGitAsIs(All);
+}
+
+std::optional<GitResult> runGitAsIs(llvm::ArrayRef<std::string> Arguments) {
   llvm::ErrorOr<std::string> Git = llvm::sys::findProgramByName("git");
   if (!Git)
     return std::nullopt;
@@ -52,6 +93,17 @@ std::optional<GitResult> runGit(llvm::ArrayRef<std::string> Arguments) {
 
 std::string firstLine(llvm::StringRef Text) {
   return Text.trim().split('\n').first.trim().str();
+}
+
+/// At most \p Limit characters of \p Text for a one-line message, control
+/// characters shown as '?'.
+std::string printable(llvm::StringRef Text, size_t Limit) {
+  std::string Shown;
+  for (char C : Text.take_front(Limit))
+    Shown += (static_cast<unsigned char>(C) < 0x20 || C == 0x7f) ? '?' : C;
+  if (Text.size() > Limit)
+    Shown += "...";
+  return Shown;
 }
 
 /// The real path when the file exists, so that a path through a symbolic
@@ -152,6 +204,15 @@ llvm::Expected<LoadedDiff> loadDiff(llvm::StringRef Source,
       return problem("the diff on standard input is not a unified diff (" +
                      llvm::toString(Files.takeError()) +
                      "); pipe the output of 'git diff' or 'diff -u' into "
+                     "--diff=-");
+    // Empty input is a diff with no changes; text with no file in it (an
+    // error message piped in by mistake) would hide every finding.
+    llvm::StringRef Text = (*Input)->getBuffer().trim();
+    if (Files->empty() && !Text.empty())
+      return problem("the diff on standard input names no file (it starts "
+                     "with '" +
+                     printable(firstLine(Text), 60) +
+                     "'); pipe the output of 'git diff' or 'diff -u' into "
                      "--diff=-");
     return resolveDiff(*Files, WorkTree.value_or(Directory.str()));
   }
