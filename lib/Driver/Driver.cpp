@@ -409,8 +409,13 @@ int runGpuGuard(int Argc, const char **Argv) {
   if (options::ListChecks || options::DumpConfig)
     return printConfiguration(*Provider, FirstPath);
   if (Inputs.Files.empty()) {
-    error("no input files; run 'gpuguard <file>... [-- <compile flags>]' or "
-          "'gpuguard -p <build dir>'");
+    if (!options::BuildPath.empty())
+      error("the compile database in '" + options::BuildPath +
+            "' lists no file to check; regenerate it (CMake: "
+            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or name the files");
+    else
+      error("no input files; run 'gpuguard <file>... [-- <compile flags>]' "
+            "or 'gpuguard -p <build dir>'");
     return UsageError;
   }
   int InputsExit = Success;

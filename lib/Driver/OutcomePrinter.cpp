@@ -69,7 +69,8 @@ void OutcomePrinter::finish(const std::string &FirstPath,
     if (Suppressed.errorsIgnored())
       note(fmt::format("suppressed {} finding(s): {} by NOLINT, {} in headers "
                        "outside --header-filter, {} outside --line-filter, {} "
-                       "from disabled checks",
+                       "that no enabled check reports (compiler warnings, "
+                       "disabled checks)",
                        Suppressed.errorsIgnored(),
                        Suppressed.ErrorsIgnoredNOLINT,
                        Suppressed.ErrorsIgnoredNonUserCode,

@@ -215,7 +215,7 @@ public:
     if (Dropped)
       addDroppedRecords(Dropped);
     for (const Record &R : Found)
-      reportRecord(R);
+      reportRecord(R, RecordOrigin::Device);
     for (const auto &[Site, Count] : Tallied)
       addSiteOccurrences(Site, Count);
   }

@@ -56,12 +56,28 @@ std::string unknownOption() {
   return "unknown option (known: " + Known + ")";
 }
 
+/// An entry as a warning shows it: at most 60 characters, control characters
+/// as '?'.
+std::string printableEntry(const std::string &Item) {
+  std::string Shown;
+  for (size_t I = 0; I < Item.size() && I < 60; ++I) {
+    unsigned char C = static_cast<unsigned char>(Item[I]);
+    Shown += C < 0x20 || C == 0x7f ? '?' : Item[I];
+  }
+  if (Item.size() > 60)
+    Shown += "...";
+  return Shown;
+}
+
 } // namespace
 
 Options parseOptions(const char *Text, std::vector<std::string> &Warnings) {
   Options O;
   if (!Text)
     return O;
+  // A line per bad entry up to this many; the rest are counted in one more.
+  constexpr size_t WarningsShown = 10;
+  size_t Ignored = 0;
   std::string All(Text);
   size_t Start = 0;
   while (Start <= All.size()) {
@@ -77,8 +93,9 @@ Options parseOptions(const char *Text, std::vector<std::string> &Warnings) {
     std::string Value =
         Equals == std::string::npos ? std::string() : Item.substr(Equals + 1);
     auto Bad = [&](const std::string &Expected) {
-      Warnings.push_back("gpuguard: ignoring GPUGUARD_OPTIONS entry '" + Item +
-                         "': " + Expected);
+      if (++Ignored <= WarningsShown)
+        Warnings.push_back("gpuguard: ignoring GPUGUARD_OPTIONS entry '" +
+                           printableEntry(Item) + "': " + Expected);
     };
     bool Known = false;
 #define GPUGUARD_FLAG(Type, Name, Member, Default, Expected)                   \
@@ -91,6 +108,10 @@ Options parseOptions(const char *Text, std::vector<std::string> &Warnings) {
     if (!Known)
       Bad(unknownOption());
   }
+  if (Ignored > WarningsShown)
+    Warnings.push_back("gpuguard: ignoring " +
+                       std::to_string(Ignored - WarningsShown) +
+                       " more GPUGUARD_OPTIONS entries; fix the variable");
   return O;
 }
 

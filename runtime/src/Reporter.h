@@ -65,10 +65,15 @@ struct Failure {
 /// and max_reports allows; aborts afterwards when halt_on_error=1.
 void reportFailure(const Failure &F);
 
+/// Where a record was made. A device check compiled as host code (in a
+/// `__host__ __device__` function, or a host build) runs in no grid, and its
+/// report names the function, not a block and thread.
+enum class RecordOrigin { Host, Device };
+
 /// Turns a record into a failure (message by the site's kind) and reports it.
 /// A record marked Tallied is printed but not counted: its site's device
 /// tally counts it (addSiteOccurrences).
-void reportRecord(const Record &R);
+void reportRecord(const Record &R, RecordOrigin Origin);
 
 /// Counts \p Count more failures at \p Ref without printing anything: what
 /// a device site tally counted beyond its records.

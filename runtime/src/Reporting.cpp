@@ -366,7 +366,7 @@ std::string formatValue(unsigned long long Bits, unsigned char Tag) {
 
 void reportFailure(const Failure &F) { state().report(F, 1); }
 
-void reportRecord(const Record &R) {
+void reportRecord(const Record &R, RecordOrigin Origin) {
   Failure F;
   F.Ref = SiteRef{R.FileKey, R.Index};
   F.Site = lookupSite(F.Ref);
@@ -383,7 +383,7 @@ void reportRecord(const Record &R) {
     if (R.Tags[1] != NoValue)
       F.Values += ", " + Value1;
   }
-  F.HasCoordinates = !F.Site || isDeviceKind(Kind);
+  F.HasCoordinates = Origin == RecordOrigin::Device;
   for (unsigned Axis = 0; Axis < 3; ++Axis) {
     F.Block[Axis] = R.Block[Axis];
     F.Thread[Axis] = R.Thread[Axis];
@@ -424,7 +424,7 @@ void observeRecordsForTesting(std::function<void(const Record &)> Observer) {
 void submitRecord(const Record &R) {
   if (RecordObserver)
     RecordObserver(R);
-  reportRecord(R);
+  reportRecord(R, RecordOrigin::Host);
 }
 
 } // namespace detail

@@ -1,6 +1,7 @@
 // The runtime's reports as a program sees them: every check compiled as
 // host C++ (with Clang and with GCC), one report per site, the summary, and
-// each GPUGUARD_OPTIONS entry.
+// each GPUGUARD_OPTIONS entry. A device check that runs on the host names
+// its function, not a kernel, block and thread.
 //
 // RUN: %clangxx -std=c++17 -Wall -Wextra -Werror -I%runtime_include %s %runtime_lib -o %t
 // RUN: %t 2>&1 | FileCheck %s --check-prefixes=REPORT,SUMMARY --implicit-check-not="runtime error"
@@ -68,10 +69,10 @@ int main() {
 
 // BAD: gpuguard: ignoring GPUGUARD_OPTIONS entry 'max_report=3': unknown option
 
-// REPORT: /src/model.cu:12:7: runtime error: index 'idx' out of bounds (index 8, bound 8) in kernel scatter, block (0,0,0) thread (0,0,0) [cuda-unchecked-index]
-// REPORT: /src/model.cu:20:3: runtime error: index 'out' outside its allocation (index 16, extent 16 elements) in kernel scatter, block (0,0,0) thread (0,0,0) [cuda-unchecked-index]
-// REPORT: /src/model.cu:31:15: runtime error: division by zero in 'count' (divisor 0) in kernel normalize, block (0,0,0) thread (0,0,0) [cuda-div-by-zero]
-// REPORT: /src/model.cu:40:9: runtime error: non-finite value 'x' before an integer cast (value nan) in kernel bucketize, block (0,0,0) thread (0,0,0) [cuda-nan-to-index]
+// REPORT: /src/model.cu:12:7: runtime error: index 'idx' out of bounds (index 8, bound 8) in scatter [cuda-unchecked-index]
+// REPORT: /src/model.cu:20:3: runtime error: index 'out' outside its allocation (index 16, extent 16 elements) in scatter [cuda-unchecked-index]
+// REPORT: /src/model.cu:31:15: runtime error: division by zero in 'count' (divisor 0) in normalize [cuda-div-by-zero]
+// REPORT: /src/model.cu:40:9: runtime error: non-finite value 'x' before an integer cast (value nan) in bucketize [cuda-nan-to-index]
 // REPORT: /src/train.cpp:7:5: runtime error: embedding index out of range (index 1000, num_embeddings 1000) in train [torch-index-range]
 // DONE: done 1
 // SUMMARY: SUMMARY: gpuguard: 7 runtime error(s) at 5 site(s){{$}}

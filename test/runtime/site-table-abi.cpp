@@ -9,7 +9,7 @@
 // CHECK: gpuguard: ignoring the site table of /src/old.cu: it was instrumented for site-table ABI version [[OTHER:[0-9]+]], this runtime has version [[CURRENT:[0-9]+]]; instrument it again with the gpuguard of this runtime
 // CHECK-NOT: ignoring the site table of /src/new.cu
 // CHECK: <unknown site 0x1d#0>: runtime error: check failed (9, 8)
-// CHECK: /src/new.cu:3:9: runtime error: index 'i' out of bounds (index 9, bound 8) in kernel fresh
+// CHECK: /src/new.cu:3:9: runtime error: index 'i' out of bounds (index 9, bound 8) in fresh [cuda-unchecked-index]
 // CHECK: done 0
 
 #include "gpuguard/rt.h"

@@ -1,8 +1,8 @@
 //===- DeviceChecksTest.cpp - The device checks, compiled as host code ----===//
 //
 // rt.h's checks compiled as plain host C++: the same logic runs on the
-// device, with records going to the host reporter here and block and thread
-// indices reported as 0.
+// device, with records going to the host reporter here; a report of a check
+// that ran on the host names its function, with no block or thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,7 +95,7 @@ TEST_F(DeviceChecksTest, IndexOutOfRangeRecordsAndReturnsZero) {
   ASSERT_EQ(Lines.size(), 1u);
   EXPECT_EQ(Lines[0],
             "/src/k.cu:10:5: runtime error: index 'i' out of bounds (index 10, "
-            "bound 10) in kernel gather, block (0,0,0) thread (0,0,0) "
+            "bound 10) in gather "
             "[cuda-unchecked-index]");
 }
 
@@ -155,8 +155,7 @@ TEST_F(DeviceChecksTest, PointerIndexOutsideAllocationRecordsExtent) {
   EXPECT_EQ(static_cast<long long>(Records[3].Values[0]), -11);
   ASSERT_EQ(Lines.size(), 1u);
   EXPECT_EQ(Lines[0], "/src/k.cu:11:7: runtime error: index 'ids' outside its "
-                      "allocation (index 100, extent 100 elements) in kernel "
-                      "gather, block (0,0,0) thread (0,0,0) "
+                      "allocation (index 100, extent 100 elements) in gather "
                       "[cuda-unchecked-index]");
 }
 
@@ -219,8 +218,7 @@ TEST_F(DeviceChecksTest, DivisorZeroBecomesOne) {
   EXPECT_EQ(Records[1].Tags[0], UnsignedValue);
   ASSERT_EQ(Lines.size(), 1u);
   EXPECT_EQ(Lines[0], "/src/k.cu:12:9: runtime error: division by zero in 'n' "
-                      "(divisor 0) in kernel gather, block (0,0,0) thread "
-                      "(0,0,0) [cuda-div-by-zero]");
+                      "(divisor 0) in gather [cuda-div-by-zero]");
 }
 
 TEST_F(DeviceChecksTest, FiniteValuesPass) {
@@ -255,8 +253,8 @@ TEST_F(DeviceChecksTest, NonFiniteValuesBecomeZero) {
             "-inf");
   ASSERT_EQ(Lines.size(), 1u);
   EXPECT_EQ(Lines[0], "/src/k.cu:13:3: runtime error: non-finite value 'x' "
-                      "before an integer cast (value nan) in kernel gather, "
-                      "block (0,0,0) thread (0,0,0) [cuda-nan-to-index]");
+                      "before an integer cast (value nan) in gather "
+                      "[cuda-nan-to-index]");
 }
 
 TEST(ValueFormatTest, FormatsByTag) {

@@ -89,8 +89,9 @@ TEST_F(ReporterTest, LooksUpRegisteredSites) {
 
 TEST_F(ReporterTest, ReportsEachSiteOnceAndCountsTheRest) {
   for (int I = 0; I < 5; ++I)
-    detail::reportRecord(makeRecord(0, 100 + I, 50));
-  detail::reportRecord(makeRecord(1, 7, 3));
+    detail::reportRecord(makeRecord(0, 100 + I, 50),
+                         detail::RecordOrigin::Device);
+  detail::reportRecord(makeRecord(1, 7, 3), detail::RecordOrigin::Device);
   ASSERT_EQ(Lines.size(), 2u);
   // The first occurrence is the one reported.
   EXPECT_NE(Lines[0].find("(index 100, bound 50)"), std::string::npos);
@@ -112,7 +113,7 @@ TEST_F(ReporterTest, DeviceRecordFormat) {
   R.Thread[0] = 255;
   R.Thread[1] = 4;
   R.Thread[2] = 5;
-  detail::reportRecord(R);
+  detail::reportRecord(R, detail::RecordOrigin::Device);
   ASSERT_EQ(Lines.size(), 1u);
   EXPECT_EQ(Lines[0], "/p/a.cu:1:2: runtime error: index 'i' out of bounds "
                       "(index 1024, bound 1000) in kernel k0, block (3,1,2) "
@@ -122,7 +123,7 @@ TEST_F(ReporterTest, DeviceRecordFormat) {
 TEST_F(ReporterTest, RecordOfUnregisteredSite) {
   Record R = makeRecord(3, 1, 2);
   R.FileKey = 0x77;
-  detail::reportRecord(R);
+  detail::reportRecord(R, detail::RecordOrigin::Device);
   ASSERT_EQ(Lines.size(), 1u);
   EXPECT_EQ(Lines[0], "<unknown site 0x77#3>: runtime error: check failed "
                       "(1, 2) in kernel ?, block (0,0,0) thread (0,0,0) "
@@ -178,7 +179,7 @@ TEST_F(ReporterTest, ManyThreadsLoseAndTearNothing) {
         R.Thread[0] = I;
         R.Thread[1] = T;
         R.Thread[2] = Site;
-        detail::reportRecord(R);
+        detail::reportRecord(R, detail::RecordOrigin::Device);
         if (I % 50 == 0)
           reportHost(Sites[6], "embedding index out of range",
                      "index " + std::to_string(T * 100000 + I) + ", writer " +
@@ -253,7 +254,8 @@ TEST_F(ReporterTest, MaxReportsLimitsPrintedSitesNotCounts) {
   // Sites fail in an order other than that of the table.
   for (unsigned Site : {2u, 0u, 3u, 1u})
     for (int Repeat = 0; Repeat < 3; ++Repeat)
-      detail::reportRecord(makeRecord(Site, 1, 0));
+      detail::reportRecord(makeRecord(Site, 1, 0),
+                           detail::RecordOrigin::Device);
   // The first two sites to fail are the ones printed, in that order.
   ASSERT_EQ(Lines.size(), 2u);
   EXPECT_EQ(Lines[0].rfind("/p/a.cu:5:6: runtime error: ", 0), 0u) << Lines[0];
@@ -269,7 +271,7 @@ TEST_F(ReporterTest, MaxReportsLimitsPrintedSitesNotCounts) {
 
 TEST_F(ReporterTest, SummaryCountsDroppedRecords) {
   EXPECT_EQ(detail::summaryLine(), "");
-  detail::reportRecord(makeRecord(0, 5, 4));
+  detail::reportRecord(makeRecord(0, 5, 4), detail::RecordOrigin::Device);
   detail::addDroppedRecords(1000);
   EXPECT_EQ(detail::summaryLine(),
             "SUMMARY: gpuguard: 1 runtime error(s) at 1 site(s); 1000 "
@@ -282,8 +284,8 @@ TEST_F(ReporterTest, LogPathAppendsToPerProcessFile) {
   detail::Options O;
   O.LogPath = std::string(Directory) + "/log";
   detail::resetForTesting(O, nullptr);
-  detail::reportRecord(makeRecord(2, 0, 0));
-  detail::reportRecord(makeRecord(3, 0, 0));
+  detail::reportRecord(makeRecord(2, 0, 0), detail::RecordOrigin::Device);
+  detail::reportRecord(makeRecord(3, 0, 0), detail::RecordOrigin::Device);
   detail::resetForTesting(detail::Options(), nullptr); // Closes the file.
   std::string Path = O.LogPath + "." + std::to_string(::getpid());
   std::ifstream File(Path);
@@ -311,7 +313,7 @@ TEST(ReporterDeathTest, HaltOnErrorAbortsAfterTheReport) {
         detail::Options O;
         O.HaltOnError = true;
         detail::resetForTesting(O, nullptr);
-        detail::reportRecord(makeRecord(1, 9, 8));
+        detail::reportRecord(makeRecord(1, 9, 8), detail::RecordOrigin::Device);
       },
       "/p/a.cu:3:4: runtime error: index 'j' out of bounds \\(index 9, bound "
       "8\\)");
@@ -371,6 +373,31 @@ TEST(OptionsTest, BadOptionsWarnOnceEachAndAreIgnored) {
   EXPECT_EQ(O.MaxReports, 20u);
   EXPECT_TRUE(O.PrintSummary);
   EXPECT_EQ(O.LogPath, "stderr");
+}
+
+TEST(OptionsTest, ManyBadOptionsAreCountedAfterTheFirstTen) {
+  std::string Junk;
+  for (int I = 0; I < 25000; ++I)
+    Junk += "junk" + std::to_string(I) + "=1:";
+  Junk += std::string("ctrl\x01\x1b[2J=1:") + std::string(100, 'k') + "=1";
+  Junk += ":max_reports=3";
+  std::vector<std::string> Warnings;
+  detail::Options O = detail::parseOptions(Junk.c_str(), Warnings);
+  ASSERT_EQ(Warnings.size(), 11u);
+  EXPECT_NE(Warnings[9].find("'junk9=1'"), std::string::npos);
+  EXPECT_EQ(Warnings[10], "gpuguard: ignoring 24992 more GPUGUARD_OPTIONS "
+                          "entries; fix the variable");
+  EXPECT_EQ(O.MaxReports, 3u);
+  // Control characters and length never reach the terminal raw.
+  Warnings.clear();
+  detail::parseOptions("ctrl\x01\x1b[2J=1", Warnings);
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_NE(Warnings[0].find("'ctrl??[2J=1'"), std::string::npos);
+  Warnings.clear();
+  detail::parseOptions((std::string(100, 'k') + "=1").c_str(), Warnings);
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_NE(Warnings[0].find("'" + std::string(60, 'k') + "...'"),
+            std::string::npos);
 }
 
 } // namespace
