@@ -38,10 +38,10 @@ void OutcomePrinter::print(const std::string &File, FileOutcome Outcome) {
     WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
   // In instrument mode, the line about the missing copy says it all.
   if (!Outcome.Parsed && !Instrumenting) {
-    error("'" + File +
-          "' has compile errors (shown above) and was not fully checked; "
-          "fix them or give its real flags with -p <build dir> or after "
-          "'--'");
+    error("'" + File + "' has compile errors (" +
+          Reporter.whereDiagnosticsGo() +
+          ") and was not fully checked; fix them or give its real flags with "
+          "-p <build dir> or after '--'");
     raise(InputError);
   }
   for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)

@@ -72,6 +72,17 @@ public:
 
   /// Whether the driver prints the findings as clang-tidy text.
   bool printsText() const { return Options.OutputFormat == Format::Text; }
+  /// Where a reader finds the diagnostics this run printed: "shown above",
+  /// or the SARIF or GitHub output.
+  std::string whereDiagnosticsGo() const {
+    if (printsText())
+      return "shown above";
+    std::string Kind =
+        Options.OutputFormat == Format::Sarif ? "SARIF" : "GitHub annotations";
+    return Options.OutputPath.empty()
+               ? "in the " + Kind + " on standard output"
+               : "in the " + Kind + " in '" + Options.OutputPath + "'";
+  }
   /// Whether the rules of the output list the enabled checks, so that the
   /// driver should call noteEnabledChecks.
   bool wantsEnabledChecks() const {

@@ -135,6 +135,15 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
           << IndexText << AccessText << PartName << Index->getSourceRange();
       return;
     }
+    if (!Problem.Guard) {
+      // No guard at all: "the guard on 'i'" would name one that is not there.
+      diag(Loc, "index '%0' of '%1' depends on the thread index and is not "
+                "bounded by a guard on every path")
+          << IndexText << AccessText << Index->getSourceRange();
+      if (Problem.Variable)
+        noteDefinition(Problem.Variable, Provenance);
+      return;
+    }
     diag(Loc, "index '%0' of '%1' is not covered by the guard on '%2'")
         << IndexText << AccessText << PartName << Index->getSourceRange();
     if (Problem.Guard)

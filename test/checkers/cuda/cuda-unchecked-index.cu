@@ -16,6 +16,17 @@ __global__ void noGuard(float *out, const float *in, int n) {
   // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: the same index reaches 'in[i]' here
 }
 
+// An offset index with no guard anywhere: nothing is "the guard on 'i'".
+__global__ void noGuardWithOffset(int *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i] = 0;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'p[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  p[i + 1] = 1;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i + 1' of 'p[i + 1]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+}
+
 __global__ void inlineIndex(float *out, int n) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the index of 'out[blockIdx.x * blockDim.x + threadIdx.x]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
