@@ -30,6 +30,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdio>
 #include <optional>
 
 #ifndef GPUGUARD_CLANG_RESOURCE_DIR
@@ -438,6 +439,7 @@ int runGpuGuard(int Argc, const char **Argv) {
   std::unique_ptr<frontend::TorchDefaults> Torch =
       useTorchDefaults(Database, NoFlagsGiven);
 
+  enableCrashRecovery();
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
@@ -462,6 +464,15 @@ int runGpuGuard(int Argc, const char **Argv) {
     Printer.print(File, std::move(Outcome));
   });
   Printer.finish(FirstPath, Pool.suppressed());
+  if (Pool.anyCrashed()) {
+    // A crash leaves LLVM's global state (timers, statistics) pointing into
+    // the lost parse, and its teardown would crash again. Everything is
+    // written: leave without it.
+    llvm::outs().flush();
+    llvm::errs().flush();
+    std::fflush(nullptr);
+    llvm::sys::Process::Exit(Printer.exitCode(), /*NoCleanup=*/true);
+  }
   return Printer.exitCode();
 }
 

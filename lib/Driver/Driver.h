@@ -24,8 +24,8 @@ enum ExitCode : int {
   /// The command line or a configuration is unusable: unknown option, no
   /// check enabled, -p without compile_commands.json, malformed .clang-tidy.
   UsageError = 2,
-  /// An input could not be checked: missing, unreadable, or with compile
-  /// errors.
+  /// An input could not be checked: missing, unreadable, with compile
+  /// errors, or crashing Clang or a check.
   InputError = 3,
 };
 

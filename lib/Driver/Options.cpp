@@ -34,7 +34,8 @@ program runs. The inputs are never changed; each copy is written atomically.
 
 Exit codes: 0 checked (warnings may be printed), 1 warnings treated as
 errors, 2 unusable command line or configuration, 3 an input could not be
-checked (missing, unreadable or with compile errors). The largest applies.
+checked (missing, unreadable, with compile errors, or crashing the parser).
+The largest applies.
 )";
 
 cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source>..."),

@@ -24,6 +24,18 @@ void OutcomePrinter::print(const std::string &File, FileOutcome Outcome) {
   for (const SetupMessage &Setup : Outcome.Setup)
     if (SetupSaid.insert(Setup.Key).second)
       say(Setup);
+  if (!Outcome.Crash.empty()) {
+    std::string Text = "'" + File +
+                       "' was not checked: parsing or analysing "
+                       "it ended in " +
+                       Outcome.Crash +
+                       "; the other files are checked; leave it out of the "
+                       "run or report it with the file attached";
+    error(Text);
+    Reporter.noteNotAnalysed(File, std::move(Text));
+    raise(Outcome.Exit);
+    return;
+  }
   std::vector<ClangTidyError> Errors = Reporter.take(std::move(Outcome.Errors));
   bool DisableFixes = !Outcome.Parsed && !options::FixErrors;
   FixesHeldBack |= DisableFixes && Behaviour != FB_NoFix;
@@ -37,11 +49,15 @@ void OutcomePrinter::print(const std::string &File, FileOutcome Outcome) {
   else
     WarningsAsErrorsCount += output::countWarningsAsErrors(Errors);
   // In instrument mode, the line about the missing copy says it all.
-  if (!Outcome.Parsed && !Instrumenting) {
-    error("'" + File + "' has compile errors (" +
-          Reporter.whereDiagnosticsGo() +
-          ") and was not fully checked; fix them or give its real flags with "
-          "-p <build dir> or after '--'");
+  if (!Outcome.Parsed) {
+    Reporter.noteNotAnalysed(File, "'" + File +
+                                       "' has compile errors and was not "
+                                       "fully checked");
+    if (!Instrumenting)
+      error("'" + File + "' has compile errors (" +
+            Reporter.whereDiagnosticsGo() +
+            ") and was not fully checked; fix them or give its real flags "
+            "with -p <build dir> or after '--'");
     raise(InputError);
   }
   for (const FileOutcome::Message &Message : Outcome.InstrumentMessages)

@@ -8,10 +8,13 @@
 #include "Instrument/OutputWriter.h"
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
+#include "clang/Basic/Stack.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/thread.h"
 #include <atomic>
 #include <condition_variable>
+#include <csignal>
 #include <fmt/format.h>
 #include <mutex>
 #include <optional>
@@ -69,6 +72,32 @@ void writeInstrumentedCopy(instrument::Recorder &Recorder,
 
 } // namespace
 
+/// The stack each file is parsed and analysed on. Clang's parser recurses
+/// once per nested expression; a stack this size holds thousands of levels,
+/// and what still overflows it is caught and reported as that file's crash.
+constexpr unsigned AnalysisStackBytes = 256u << 20;
+
+/// Where a thread's crash signal handler runs, so that a stack overflow can
+/// still be caught: the overflowing stack has no room for the handler.
+class AlternateSignalStack {
+public:
+  AlternateSignalStack() : Memory(std::max<size_t>(SIGSTKSZ, 64u << 10)) {
+    stack_t Stack{};
+    Stack.ss_sp = Memory.data();
+    Stack.ss_size = Memory.size();
+    Installed = sigaltstack(&Stack, &Previous) == 0;
+  }
+  ~AlternateSignalStack() {
+    if (Installed)
+      sigaltstack(&Previous, nullptr);
+  }
+
+private:
+  std::vector<char> Memory;
+  stack_t Previous{};
+  bool Installed = false;
+};
+
 /// Everything one thread needs to check files on its own: Clang's and
 /// clang-tidy's per-run state is not shared between threads. Each worker has
 /// its own file system too, so that a compile command's working directory
@@ -84,8 +113,32 @@ public:
         Runner(Context, Database, BaseFS, options::FixNotes),
         Recorder(options::InstrumentWhat), Instrumenting(Instrumenting) {}
 
+  /// Checks \p File on a thread of its own under crash recovery: a crash or
+  /// a stack overflow in Clang or a check costs that file alone.
   FileOutcome check(const std::string &File) {
     FileOutcome Outcome;
+    llvm::CrashRecoveryContext Recovery;
+    if (Recovery.RunSafelyOnThread([&] { checkHere(File, Outcome); },
+                                   AnalysisStackBytes))
+      return Outcome;
+    // The crash left this worker's Clang and clang-tidy state half-updated.
+    Crashed = true;
+    FileOutcome Lost;
+    Lost.Parsed = false;
+    Lost.Crash = crashDescription(Recovery.RetCode);
+    Lost.Exit = InputError;
+    return Lost;
+  }
+
+  /// Whether a crash left this worker unusable; the pool replaces it.
+  bool crashed() const { return Crashed; }
+
+  const ClangTidyStats &suppressed() const { return Runner.suppressed(); }
+
+private:
+  void checkHere(const std::string &File, FileOutcome &Outcome) {
+    AlternateSignalStack SignalStack;
+    clang::noteBottomOfStack(/*ForceSet=*/true);
     if (Instrumenting)
       instrument::Recorder::setActive(&Recorder);
     collectSetupMessages(&Outcome.Setup);
@@ -94,12 +147,27 @@ public:
     instrument::Recorder::setActive(nullptr);
     if (Instrumenting)
       writeInstrumentedCopy(Recorder, File, Outcome);
-    return Outcome;
   }
 
-  const ClangTidyStats &suppressed() const { return Runner.suppressed(); }
+  static std::string crashDescription(int RetCode) {
+    // Crash recovery reports a signal as 128 + its number.
+    switch (RetCode - 128) {
+    case SIGSEGV:
+      return "a segmentation fault (often a stack overflow on deeply nested "
+             "code)";
+    case SIGBUS:
+      return "a bus error";
+    case SIGABRT:
+      return "an abort";
+    case SIGFPE:
+      return "an arithmetic exception";
+    case SIGILL:
+      return "an illegal instruction";
+    default:
+      return "a crash";
+    }
+  }
 
-private:
   static std::unique_ptr<ClangTidyOptionsProvider>
   createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
 
@@ -108,6 +176,7 @@ private:
   CheckRunner Runner;
   instrument::Recorder Recorder;
   bool Instrumenting;
+  bool Crashed = false;
 };
 
 std::unique_ptr<ClangTidyOptionsProvider>
@@ -121,7 +190,8 @@ Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
 }
 
 WorkerPool::WorkerPool(const CompilationDatabase &Database, bool Instrumenting,
-                       unsigned Jobs, size_t FileCount) {
+                       unsigned Jobs, size_t FileCount)
+    : Database(Database), Instrumenting(Instrumenting) {
   unsigned WorkerCount =
       Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
   WorkerCount = std::max<unsigned>(1, std::min<size_t>(WorkerCount, FileCount));
@@ -131,53 +201,77 @@ WorkerPool::WorkerPool(const CompilationDatabase &Database, bool Instrumenting,
 
 WorkerPool::~WorkerPool() = default;
 
+FileOutcome WorkerPool::checkWith(size_t Slot, const std::string &File) {
+  FileOutcome Outcome = Workers[Slot]->check(File);
+  if (Workers[Slot]->crashed()) {
+    // Its state may hold dangling pointers into the lost parse: never run or
+    // destroy it again, but keep counting what it suppressed before.
+    std::lock_guard<std::mutex> Lock(RetiredMutex);
+    Retired.push_back(Workers[Slot].release());
+    Workers[Slot] = std::make_unique<Worker>(Database, Instrumenting);
+  }
+  return Outcome;
+}
+
 void WorkerPool::checkAll(
     const std::vector<std::string> &Files,
     llvm::function_ref<void(const std::string &, FileOutcome)> Report) {
   if (Workers.size() == 1) {
     // Findings are printed file by file, as each file finishes.
     for (const std::string &File : Files)
-      Report(File, Workers.front()->check(File));
-  } else {
-    std::vector<std::optional<FileOutcome>> Outcomes(Files.size());
-    std::mutex OutcomesMutex;
-    std::condition_variable OutcomeReady;
-    std::atomic<size_t> NextFile{0};
-    std::vector<llvm::thread> Threads;
-    for (std::unique_ptr<Worker> &W : Workers)
-      // Parsing recurses deeply on large translation units: give each thread
-      // the stack a main thread has.
-      Threads.emplace_back(
-          std::optional<unsigned>(8u << 20), [&, Self = W.get()] {
-            for (size_t I; (I = NextFile++) < Files.size();) {
-              FileOutcome Outcome = Self->check(Files[I]);
-              {
-                std::lock_guard<std::mutex> Lock(OutcomesMutex);
-                Outcomes[I] = std::move(Outcome);
-              }
-              OutcomeReady.notify_all();
-            }
-          });
-    for (size_t I = 0; I < Files.size(); ++I) {
-      std::optional<FileOutcome> Outcome;
-      {
-        std::unique_lock<std::mutex> Lock(OutcomesMutex);
-        OutcomeReady.wait(Lock, [&] { return Outcomes[I].has_value(); });
-        Outcome = std::move(Outcomes[I]);
-        Outcomes[I].reset();
-      }
-      Report(Files[I], std::move(*Outcome));
-    }
-    for (llvm::thread &T : Threads)
-      T.join();
+      Report(File, checkWith(0, File));
+    return;
   }
+  std::vector<std::optional<FileOutcome>> Outcomes(Files.size());
+  std::mutex OutcomesMutex;
+  std::condition_variable OutcomeReady;
+  std::atomic<size_t> NextFile{0};
+  std::vector<llvm::thread> Threads;
+  for (size_t Slot = 0; Slot < Workers.size(); ++Slot)
+    Threads.emplace_back([&, Slot] {
+      for (size_t I; (I = NextFile++) < Files.size();) {
+        FileOutcome Outcome = checkWith(Slot, Files[I]);
+        {
+          std::lock_guard<std::mutex> Lock(OutcomesMutex);
+          Outcomes[I] = std::move(Outcome);
+        }
+        OutcomeReady.notify_all();
+      }
+    });
+  for (size_t I = 0; I < Files.size(); ++I) {
+    std::optional<FileOutcome> Outcome;
+    {
+      std::unique_lock<std::mutex> Lock(OutcomesMutex);
+      OutcomeReady.wait(Lock, [&] { return Outcomes[I].has_value(); });
+      Outcome = std::move(Outcomes[I]);
+      Outcomes[I].reset();
+    }
+    Report(Files[I], std::move(*Outcome));
+  }
+  for (llvm::thread &T : Threads)
+    T.join();
 }
 
 ClangTidyStats WorkerPool::suppressed() const {
   ClangTidyStats Total;
   for (const std::unique_ptr<Worker> &W : Workers)
     addSuppressed(Total, W->suppressed());
+  for (const Worker *W : Retired)
+    addSuppressed(Total, W->suppressed());
   return Total;
+}
+
+void enableCrashRecovery() {
+  llvm::CrashRecoveryContext::Enable();
+  // The handlers must run on the alternate stack each analysis thread sets
+  // up, or a stack overflow kills the process before recovery starts.
+  for (int Signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) {
+    struct sigaction Action;
+    if (sigaction(Signal, nullptr, &Action) == 0) {
+      Action.sa_flags |= SA_ONSTACK;
+      sigaction(Signal, &Action, nullptr);
+    }
+  }
 }
 
 } // namespace gpuguard

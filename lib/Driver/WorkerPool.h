@@ -17,6 +17,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct FileOutcome {
   /// Printed before the findings, each once per run: the first file in
   /// input order that has one names it, whatever the number of threads.
   std::vector<SetupMessage> Setup;
+  /// Set when checking the file crashed: what happened, in words. Nothing
+  /// else of the file is kept.
+  std::string Crash;
   int Exit = Success;
 };
 
@@ -56,12 +60,29 @@ public:
   checkAll(const std::vector<std::string> &Files,
            llvm::function_ref<void(const std::string &, FileOutcome)> Report);
 
+  /// Whether checking some file crashed.
+  bool anyCrashed() const { return !Retired.empty(); }
+
   /// Findings left out by all workers so far (NOLINT, filters).
   clang::tidy::ClangTidyStats suppressed() const;
 
 private:
+  /// Checks \p File with the worker in \p Slot, replacing the worker when
+  /// the file crashed it.
+  FileOutcome checkWith(size_t Slot, const std::string &File);
+
+  const clang::tooling::CompilationDatabase &Database;
+  bool Instrumenting;
   std::vector<std::unique_ptr<Worker>> Workers;
+  /// Workers a crash left unusable: leaked on purpose, see checkWith.
+  std::vector<Worker *> Retired;
+  std::mutex RetiredMutex;
 };
+
+/// Lets a crash or a stack overflow while checking one file be caught, so
+/// that the run goes on with the other files. Called once, before any file
+/// is checked.
+void enableCrashRecovery();
 
 } // namespace gpuguard
 

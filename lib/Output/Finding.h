@@ -38,6 +38,14 @@ struct Note {
   Location Where;
 };
 
+/// An input the run could not analyse (a crash, compile errors), with why:
+/// its findings are missing or incomplete, which a reader of the output
+/// must see as plainly as the findings themselves.
+struct NotAnalysed {
+  std::string Message;
+  Location Where;
+};
+
 /// One replacement of a fix: the text between Begin and End becomes Text.
 struct Edit {
   Location Begin;

@@ -67,4 +67,9 @@ void writeAnnotation(llvm::raw_ostream &OS, const Finding &F) {
   OS << escapeAnnotationData(Message) << "\n";
 }
 
+void writeAnnotation(llvm::raw_ostream &OS, const NotAnalysed &File) {
+  OS << "::error file=" << escapeAnnotationProperty(File.Where.RelativePath)
+     << ",title=gpuguard::" << escapeAnnotationData(File.Message) << "\n";
+}
+
 } // namespace gpuguard::output

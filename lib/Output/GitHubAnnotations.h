@@ -30,6 +30,9 @@ std::string escapeAnnotationProperty(llvm::StringRef Text);
 /// One workflow command line for \p F.
 void writeAnnotation(llvm::raw_ostream &OS, const Finding &F);
 
+/// One ::error line on the file that \p File names.
+void writeAnnotation(llvm::raw_ostream &OS, const NotAnalysed &File);
+
 } // namespace gpuguard::output
 
 #endif // GPUGUARD_OUTPUT_GITHUBANNOTATIONS_H

@@ -138,8 +138,7 @@ std::vector<std::string> Reporter::changedFiles() const {
   return Files;
 }
 
-Location Reporter::locate(llvm::StringRef Path, unsigned Offset,
-                          llvm::StringRef *LineText) {
+Location Reporter::locateFile(llvm::StringRef Path) const {
   Location Where;
   if (Path.empty())
     return Where;
@@ -151,6 +150,14 @@ Location Reporter::locate(llvm::StringRef Path, unsigned Offset,
   } else {
     Where.RelativePath = Where.Path;
   }
+  return Where;
+}
+
+Location Reporter::locate(llvm::StringRef Path, unsigned Offset,
+                          llvm::StringRef *LineText) {
+  Location Where = locateFile(Path);
+  if (Path.empty())
+    return Where;
   if (std::optional<TextPosition> Position = Sources.locate(Path, Offset)) {
     Where.Line = Position->Line;
     Where.Column = Position->Column;
@@ -245,6 +252,11 @@ std::vector<ClangTidyError> Reporter::take(std::vector<ClangTidyError> Errors) {
   return Kept;
 }
 
+void Reporter::noteNotAnalysed(llvm::StringRef Path, std::string Message) {
+  // No line and no read of the file: the whole file is concerned.
+  Unanalysed.push_back({std::move(Message), locateFile(Path)});
+}
+
 void Reporter::noteEnabledChecks(llvm::ArrayRef<std::string> Checks) {
   EnabledChecks.insert(Checks.begin(), Checks.end());
 }
@@ -256,10 +268,13 @@ std::string Reporter::render() {
   if (Options.OutputFormat == Format::Sarif) {
     std::vector<std::string> Rules(EnabledChecks.begin(), EnabledChecks.end());
     writeSarif(OS, Reported, Rules,
-               {Options.ToolVersion, Options.DocsUrl, Options.ProjectRoot});
+               {Options.ToolVersion, Options.DocsUrl, Options.ProjectRoot},
+               Unanalysed);
   } else {
     for (const Finding &F : Reported)
       writeAnnotation(OS, F);
+    for (const NotAnalysed &File : Unanalysed)
+      writeAnnotation(OS, File);
   }
   return Text;
 }

@@ -102,6 +102,10 @@ public:
 
   void noteEnabledChecks(llvm::ArrayRef<std::string> Checks);
 
+  /// Records that \p Path was not analysed, or not fully, and why: a
+  /// notification in SARIF, an error annotation for GitHub.
+  void noteNotAnalysed(llvm::StringRef Path, std::string Message);
+
   /// Writes the SARIF or GitHub output and the new baseline, and says
   /// through \p Note how many findings the baseline and the diff hid.
   /// Returns a one-line problem for each output file that could not be
@@ -111,6 +115,8 @@ public:
 private:
   explicit Reporter(ReporterOptions Options) : Options(std::move(Options)) {}
   bool filters() const;
+  /// \p Path relative to the project root, without a line.
+  Location locateFile(llvm::StringRef Path) const;
   Location locate(llvm::StringRef Path, unsigned Offset,
                   llvm::StringRef *LineText = nullptr);
   std::string render();
@@ -124,6 +130,7 @@ private:
   llvm::StringMap<std::string> CanonicalPaths;
   std::set<std::string> EnabledChecks;
   std::vector<Finding> Reported;
+  std::vector<NotAnalysed> Unanalysed;
   std::vector<BaselineEntry> NewBaseline;
   unsigned HiddenByBaseline = 0;
   unsigned HiddenByDiff = 0;

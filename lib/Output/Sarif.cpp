@@ -186,7 +186,8 @@ std::string checkSummary(llvm::StringRef Check) {
 }
 
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
-                llvm::ArrayRef<std::string> RuleIds, const SarifTool &Tool) {
+                llvm::ArrayRef<std::string> RuleIds, const SarifTool &Tool,
+                llvm::ArrayRef<NotAnalysed> Unanalysed) {
   std::set<std::string> Rules(RuleIds.begin(), RuleIds.end());
   for (const Finding &F : Findings)
     Rules.insert(F.Check);
@@ -218,6 +219,21 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
             if (!llvm::StringRef(Root).ends_with("/"))
               Root += '/';
             J.attribute("uri", Root);
+          });
+        });
+        J.attributeArray("invocations", [&] {
+          J.object([&] {
+            J.attribute("executionSuccessful", Unanalysed.empty());
+            J.attributeArray("toolExecutionNotifications", [&] {
+              for (const NotAnalysed &File : Unanalysed)
+                J.object([&] {
+                  J.attribute("level", "error");
+                  writeMessage(J, File.Message);
+                  J.attributeArray("locations", [&] {
+                    J.object([&] { writePhysicalLocation(J, File.Where); });
+                  });
+                });
+            });
           });
         });
         J.attribute("columnKind", "unicodeCodePoints");

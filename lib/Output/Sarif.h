@@ -31,9 +31,12 @@ struct SarifTool {
 };
 
 /// Writes the log of \p Findings, in the order given, with a rule for each
-/// of \p RuleIds and for each check that reported.
+/// of \p RuleIds and for each check that reported. Each of \p Unanalysed is
+/// an error notification of the run's invocation, which then did not
+/// succeed.
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<Finding> Findings,
-                llvm::ArrayRef<std::string> RuleIds, const SarifTool &Tool);
+                llvm::ArrayRef<std::string> RuleIds, const SarifTool &Tool,
+                llvm::ArrayRef<NotAnalysed> Unanalysed = {});
 
 /// \p Path with every byte outside RFC 3986's unreserved characters and '/'
 /// percent-encoded.
