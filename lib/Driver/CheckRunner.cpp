@@ -1,6 +1,7 @@
 //===--- CheckRunner.cpp - Runs the checks on one file --------------------===//
 
 #include "Driver/CheckRunner.h"
+#include "Driver/OptionsProvider.h"
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -75,10 +76,10 @@ class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(ClangTidyContext &Context,
                     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS)
-      : ConsumerFactory(Context, std::move(FS)) {}
+      : ConsumerFactory(Context, std::move(FS)), Context(Context) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(ConsumerFactory);
+    return std::make_unique<Action>(ConsumerFactory, Context);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -96,7 +97,8 @@ public:
 private:
   class Action : public ASTFrontendAction {
   public:
-    explicit Action(ClangTidyASTConsumerFactory &Factory) : Factory(Factory) {}
+    Action(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context)
+        : Factory(Factory), Context(Context) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                    StringRef File) override {
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
@@ -109,15 +111,22 @@ private:
       // First, so that the checks' matchers see the narrowed scope.
       Consumers.push_back(
           std::make_unique<UserCodeScope>(Compiler.getSourceManager()));
-      Consumers.push_back(Factory.createASTConsumer(Compiler, File));
+      {
+        MatchersWithoutHeaderFilter Scope;
+        Consumers.push_back(Factory.createASTConsumer(Compiler, File));
+      }
+      // The file's real options, for the diagnostics.
+      Context.setCurrentFile(File);
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
 
   private:
     ClangTidyASTConsumerFactory &Factory;
+    ClangTidyContext &Context;
   };
 
   ClangTidyASTConsumerFactory ConsumerFactory;
+  ClangTidyContext &Context;
 };
 
 /// One compile command of one file: CUDA files are parsed once per side,

@@ -77,6 +77,10 @@ bool parseArguments(int Argc, const char **Argv, CommandLine &Line) {
 /// Whether the options suit the mode, `gpuguard` or `gpuguard instrument`;
 /// false once the error is printed.
 bool checkModeOptions(bool Instrumenting) {
+  if (!(options::Timeout >= 0)) {
+    error("--timeout takes a number of seconds, or 0 for no limit");
+    return false;
+  }
   if (!Instrumenting && (options::OutputDirectory.getNumOccurrences() > 0 ||
                          options::InstrumentWhat.getNumOccurrences() > 0)) {
     error("-o and --instrument belong to 'gpuguard instrument <file>... -o "
@@ -300,6 +304,8 @@ bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
       llvm::sys::Process::GetEnv("GPUGUARD_CUDA_FALLBACK_DIR").value_or(""));
   Headers.NvccCompatHeader =
       frontend::nvccCompatHeader(Headers.FallbackIncludeDir);
+  Headers.HostOpenMPIncludeDir =
+      frontend::findHostOpenMPIncludeDir(GPUGUARD_CLANG_RESOURCE_DIR);
   if (!options::BundledCudaHeaders)
     Headers.Toolkit = frontend::findCudaToolkit(options::CudaPath);
   if (options::CudaPath.getNumOccurrences() > 0 && !Headers.Toolkit &&

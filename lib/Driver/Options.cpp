@@ -184,6 +184,13 @@ cl::opt<unsigned>
          cl::desc("Files checked at once (default: one per core). Output\n"
                   "order does not depend on it."),
          cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<double> Timeout(
+    "timeout",
+    cl::desc("Seconds each file may take (default: 120; 0: no limit). A\n"
+             "file whose analysis runs past it is reported as not\n"
+             "checked (exit 3) and the run goes on; parsing itself is\n"
+             "not interrupted."),
+    cl::value_desc("seconds"), cl::init(120), cl::cat(Category));
 cl::opt<std::string>
     Shard("shard",
           cl::desc("Check only part K of N of the files (1 <= K <= N), for\n"
@@ -230,8 +237,11 @@ bool parseCommandLine(int Argc, const char **Argv) {
     Line = Line.ltrim(": ");
     Joined += (Joined.empty() ? "" : "; ") + Line.str();
   }
-  if (!Joined.empty())
-    Joined[0] = llvm::toLower(Joined[0]);
+  // A value an option cannot take is reported by the option itself, in one
+  // line on standard error, and leaves nothing here.
+  if (Joined.empty())
+    return false;
+  Joined[0] = llvm::toLower(Joined[0]);
   error(Joined);
   return false;
 }

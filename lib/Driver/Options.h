@@ -52,6 +52,7 @@ extern llvm::cl::opt<std::string> BaselineFile;
 extern llvm::cl::opt<std::string> WriteBaselineFile;
 extern llvm::cl::opt<std::string> DiffSource;
 extern llvm::cl::opt<unsigned> Jobs;
+extern llvm::cl::opt<double> Timeout;
 extern llvm::cl::opt<std::string> Shard;
 extern llvm::cl::opt<std::string> OutputDirectory;
 extern llvm::cl::opt<instrument::InstrumentMode> InstrumentWhat;

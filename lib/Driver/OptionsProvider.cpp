@@ -15,6 +15,8 @@ namespace {
 
 constexpr llvm::StringLiteral DefaultChecks = "cuda-*,torch-*";
 
+thread_local bool ForMatchers = false;
+
 /// Appends `-clang-analyzer-*` to every configuration: the Static Analyzer
 /// ships inside clang-tidy's library but is not part of gpuguard.
 class GpuGuardOptionsProvider : public ClangTidyOptionsProvider {
@@ -29,6 +31,8 @@ public:
     std::vector<OptionsSource> Sources = Underlying->getRawOptions(FileName);
     ClangTidyOptions OnlyGpuGuard;
     OnlyGpuGuard.Checks = "-clang-analyzer-*";
+    if (ForMatchers)
+      OnlyGpuGuard.SystemHeaders = true;
     Sources.emplace_back(std::move(OnlyGpuGuard), GpuGuardOptionsSource);
     return Sources;
   }
@@ -38,6 +42,13 @@ private:
 };
 
 } // namespace
+
+MatchersWithoutHeaderFilter::MatchersWithoutHeaderFilter() {
+  ForMatchers = true;
+}
+MatchersWithoutHeaderFilter::~MatchersWithoutHeaderFilter() {
+  ForMatchers = false;
+}
 
 std::unique_ptr<ClangTidyOptionsProvider>
 createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,

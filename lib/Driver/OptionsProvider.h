@@ -28,6 +28,21 @@ std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
 createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
                       bool &Failed);
 
+/// While one is alive, the providers give the current thread's files
+/// `SystemHeaders: true`, so that clang-tidy builds its matcher without the
+/// per-node system-header test. That test reads each node's start, which
+/// costs the depth of a left-nested expression: quadratic on a long sum. The
+/// checks' traversal is already limited to user code, and diagnostics are
+/// filtered with the file's real options, set again afterwards.
+class MatchersWithoutHeaderFilter {
+public:
+  MatchersWithoutHeaderFilter();
+  ~MatchersWithoutHeaderFilter();
+  MatchersWithoutHeaderFilter(const MatchersWithoutHeaderFilter &) = delete;
+  MatchersWithoutHeaderFilter &
+  operator=(const MatchersWithoutHeaderFilter &) = delete;
+};
+
 } // namespace gpuguard
 
 #endif // GPUGUARD_DRIVER_OPTIONSPROVIDER_H

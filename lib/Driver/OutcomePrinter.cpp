@@ -24,13 +24,8 @@ void OutcomePrinter::print(const std::string &File, FileOutcome Outcome) {
   for (const SetupMessage &Setup : Outcome.Setup)
     if (SetupSaid.insert(Setup.Key).second)
       say(Setup);
-  if (!Outcome.Crash.empty()) {
-    std::string Text = "'" + File +
-                       "' was not checked: parsing or analysing "
-                       "it ended in " +
-                       Outcome.Crash +
-                       "; the other files are checked; leave it out of the "
-                       "run or report it with the file attached";
+  if (!Outcome.NotChecked.empty()) {
+    std::string Text = "'" + File + "' was not checked: " + Outcome.NotChecked;
     error(Text);
     Reporter.noteNotAnalysed(File, std::move(Text));
     raise(Outcome.Exit);

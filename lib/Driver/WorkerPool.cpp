@@ -1,6 +1,7 @@
 //===--- WorkerPool.cpp - Checks files on several threads -----------------===//
 
 #include "Driver/WorkerPool.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Driver/CheckRunner.h"
 #include "Driver/Options.h"
 #include "Driver/OptionsProvider.h"
@@ -125,7 +126,10 @@ public:
     Crashed = true;
     FileOutcome Lost;
     Lost.Parsed = false;
-    Lost.Crash = crashDescription(Recovery.RetCode);
+    Lost.NotChecked = "parsing or analysing it ended in " +
+                      crashDescription(Recovery.RetCode) +
+                      "; the other files are checked; leave it out of the "
+                      "run or report it with the file attached";
     Lost.Exit = InputError;
     return Lost;
   }
@@ -142,9 +146,20 @@ private:
     if (Instrumenting)
       instrument::Recorder::setActive(&Recorder);
     collectSetupMessages(&Outcome.Setup);
+    startAnalysisBudget(options::Timeout);
     Outcome.Errors = Runner.run(File, Outcome.Parsed);
     collectSetupMessages(nullptr);
     instrument::Recorder::setActive(nullptr);
+    if (analysisBudgetExceeded()) {
+      // Analyses cut short can report what a finished one would rule out.
+      Outcome.Errors.clear();
+      Outcome.NotChecked = fmt::format(
+          "its analysis ran past the time budget of {} s; pass a larger "
+          "--timeout (0: no limit) or leave it out of the run",
+          options::Timeout.getValue());
+      Outcome.Exit = InputError;
+      return;
+    }
     if (Instrumenting)
       writeInstrumentedCopy(Recorder, File, Outcome);
   }

@@ -37,9 +37,9 @@ struct FileOutcome {
   /// Printed before the findings, each once per run: the first file in
   /// input order that has one names it, whatever the number of threads.
   std::vector<SetupMessage> Setup;
-  /// Set when checking the file crashed: what happened, in words. Nothing
-  /// else of the file is kept.
-  std::string Crash;
+  /// Set when the file could not be checked (a crash, the time budget): why
+  /// and what to do, in words. Nothing else of the file is kept.
+  std::string NotChecked;
   int Exit = Success;
 };
 

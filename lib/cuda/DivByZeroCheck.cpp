@@ -1,6 +1,7 @@
 //===--- DivByZeroCheck.cpp - cuda-div-by-zero ----------------------------===//
 
 #include "cuda/DivByZeroCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/ComparedValues.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/FunctionMatchers.h"
@@ -249,6 +250,8 @@ void DivByZeroCheck::instrumentDivision(const BinaryOperator &Division,
 }
 
 void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
   NonZeroAnalysisOptions AnalysisOptions;

@@ -1,6 +1,7 @@
 //===--- UncheckedApiCallCheck.cpp - cuda-unchecked-api-call --------------===//
 
 #include "cuda/UncheckedApiCallCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/CallSites.h"
 #include "Analysis/Core/ResultUse.h"
 #include "Analysis/Core/SourceText.h"
@@ -102,6 +103,8 @@ static SourceLocation fileLoc(SourceLocation Loc, const ASTContext &Context) {
 }
 
 void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   ASTContext &Context = *Result.Context;
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
     checkDiscardedStatus(*Call, Context);

@@ -1,6 +1,7 @@
 //===--- UncheckedIndexCheck.cpp - cuda-unchecked-index -------------------===//
 
 #include "cuda/UncheckedIndexCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/ComparedValues.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/FunctionMatchers.h"
@@ -250,6 +251,8 @@ const KernelLaunches &UncheckedIndexCheck::launches(ASTContext &Context) {
 }
 
 void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
   ThreadIndexProvenance Provenance(*Function, Context);

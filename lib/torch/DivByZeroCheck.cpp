@@ -1,6 +1,7 @@
 //===--- DivByZeroCheck.cpp - torch-div-by-zero ---------------------------===//
 
 #include "torch/DivByZeroCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Torch/TensorDenominatorAnalysis.h"
@@ -77,6 +78,8 @@ static bool within(const Expr *Inner, const Expr *Outer,
 }
 
 void DivByZeroCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
   const SourceManager &SM = Context.getSourceManager();

@@ -1,6 +1,7 @@
 //===--- IndexRangeCheck.cpp - torch-index-range --------------------------===//
 
 #include "torch/IndexRangeCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Torch/TorchApi.h"
@@ -20,6 +21,8 @@ void IndexRangeCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void IndexRangeCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!Function || !Function->getBody() || Function->isDependentContext())
     return;

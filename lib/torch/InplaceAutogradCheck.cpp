@@ -1,6 +1,7 @@
 //===--- InplaceAutogradCheck.cpp - torch-inplace-autograd ----------------===//
 
 #include "torch/InplaceAutogradCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Torch/TorchApi.h"
 #include "Instrument/Recorder.h"
@@ -25,6 +26,8 @@ static std::string tensorName(const InplaceAutogradFinding &Finding) {
 }
 
 void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!Function || !Function->hasBody())
     return;

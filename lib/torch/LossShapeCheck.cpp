@@ -1,6 +1,7 @@
 //===--- LossShapeCheck.cpp - torch-loss-shape ----------------------------===//
 
 #include "torch/LossShapeCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Torch/TorchApi.h"
@@ -72,6 +73,8 @@ void LossShapeCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void LossShapeCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!Function || !Function->getBody() || Function->isDependentContext())
     return;

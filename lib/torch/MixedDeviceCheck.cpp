@@ -1,6 +1,7 @@
 //===--- MixedDeviceCheck.cpp - torch-mixed-device ------------------------===//
 
 #include "torch/MixedDeviceCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Torch/DeviceInference.h"
@@ -75,6 +76,8 @@ void instrumentOperands(llvm::ArrayRef<Operand> Operands, const Expr *Module,
 } // namespace
 
 void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
   DeviceInference Inference(*Function, Context);

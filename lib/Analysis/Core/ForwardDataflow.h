@@ -35,6 +35,7 @@
 #ifndef GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H
 #define GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H
 
+#include "Analysis/Core/AnalysisBudget.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
@@ -79,6 +80,10 @@ public:
     Worklist.enqueueBlock(&Start);
 
     while (const clang::CFGBlock *Block = Worklist.dequeue()) {
+      // The file's findings are dropped when the budget runs out, so the
+      // facts need not be complete.
+      if (analysisBudgetExceeded())
+        return;
       if (++Visits[Block->getBlockID()] > MaxVisitsPerBlock)
         D.widen(*In[Block->getBlockID()]);
       Facts Current = *In[Block->getBlockID()];

@@ -261,13 +261,18 @@ private:
       return nullptr;
     BinaryOperatorKind Op = Compare->getOpcode();
     const Expr *Item = itemOf(Compare->getLHS());
-    std::optional<double> Bound = numberConstant(Compare->getRHS(), Context);
+    const Expr *Other = Compare->getRHS();
     if (!Item) {
       Item = itemOf(Compare->getRHS());
-      Bound = numberConstant(Compare->getLHS(), Context);
+      Other = Compare->getLHS();
       Op = BinaryOperator::reverseComparisonOp(Op);
     }
-    if (!Item || !Bound)
+    // Only then the constant: reading a local's value asks whether anything
+    // in the function changes it, which costs a walk of the body.
+    if (!Item)
+      return nullptr;
+    std::optional<double> Bound = numberConstant(Other, Context);
+    if (!Bound)
       return nullptr;
     if (Negated)
       Op = BinaryOperator::negateComparisonOp(Op);
@@ -320,8 +325,10 @@ private:
             .Case("lt", BO_LT)
             .Case("le", BO_LE)
             .Default(BO_Comma);
+    if (Op == BO_Comma)
+      return nullptr;
     std::optional<double> Bound = numberConstant(Compare->Args[0], Context);
-    if (Op == BO_Comma || !Bound)
+    if (!Bound)
       return nullptr;
     if (!WhenTrue)
       Op = BinaryOperator::negateComparisonOp(Op);
