@@ -1,4 +1,5 @@
 # gpuguard's lit configuration.
+import glob
 import os
 import shutil
 import subprocess
@@ -92,6 +93,9 @@ if toolkit:
         config.substitutions.append(("%nvcc", os.path.join(toolkit, "bin", "nvcc")))
 if os.path.exists(clang_tidy):
     config.available_features.add("clang-tidy")
+# GCC's own <omp.h>, which nvcc's host compiler finds and gpuguard adds.
+if glob.glob("/usr/lib/gcc/*/*/include/omp.h"):
+    config.available_features.add("gcc-openmp-header")
 def has_gpu():
     """True only when nvidia-smi lists at least one device."""
     smi = shutil.which("nvidia-smi")

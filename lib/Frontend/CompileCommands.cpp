@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VersionTuple.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 using namespace clang::tooling;
@@ -64,6 +65,35 @@ bool isNewerThanClangKnows(const CudaToolkit &Toolkit) {
 
 } // namespace
 
+std::string findHostOpenMPIncludeDir(llvm::StringRef ClangResourceDir,
+                                     llvm::StringRef GccRoot) {
+  llvm::SmallString<256> Own(ClangResourceDir);
+  llvm::sys::path::append(Own, "include", "omp.h");
+  if (llvm::sys::fs::exists(Own))
+    return "";
+  std::string Best;
+  llvm::VersionTuple BestVersion;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator Target(GccRoot, EC), End;
+       !EC && Target != End; Target.increment(EC)) {
+    std::error_code VersionEC;
+    for (llvm::sys::fs::directory_iterator Version(Target->path(), VersionEC);
+         !VersionEC && Version != End; Version.increment(VersionEC)) {
+      llvm::VersionTuple Number;
+      if (Number.tryParse(llvm::sys::path::filename(Version->path())) ||
+          Number <= BestVersion)
+        continue;
+      llvm::SmallString<256> Header(Version->path());
+      llvm::sys::path::append(Header, "include", "omp.h");
+      if (!llvm::sys::fs::exists(Header))
+        continue;
+      Best = llvm::sys::path::parent_path(Header).str();
+      BestVersion = Number;
+    }
+  }
+  return Best;
+}
+
 std::vector<CompileCommand>
 adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
                      llvm::StringRef ClangResourceDir,
@@ -79,6 +109,9 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
   std::vector<std::string> Added;
   if (!hasArgPrefix(Args, "-resource-dir"))
     Added.push_back("-resource-dir=" + ClangResourceDir.str());
+  // Searched last, so that Clang's own headers always win.
+  if (!Headers.HostOpenMPIncludeDir.empty())
+    Added.insert(Added.end(), {"-idirafter", Headers.HostOpenMPIncludeDir});
 
   if (!isCudaCommand(Adjusted)) {
     Args.insert(Args.begin() + 1, Added.begin(), Added.end());
@@ -112,6 +145,11 @@ adjustCompileCommand(const CompileCommand &Command, const CudaHeaders &Headers,
   }
   if (!hasArg(Args, "-nocudalib"))
     Added.push_back("-nocudalib");
+  // Kernels that launch kernels only build with relocatable device code
+  // (nvcc -rdc=true), which is not a parse flag for any other code: accept
+  // such launches whatever the flags say.
+  if (!hasArg(Args, "-fgpu-rdc"))
+    Added.push_back("-fgpu-rdc");
   if (!hasArgPrefix(Args, "--cuda-gpu-arch") &&
       !hasArgPrefix(Args, "--offload-arch"))
     Added.push_back("--cuda-gpu-arch=" + Headers.DefaultGpuArch);

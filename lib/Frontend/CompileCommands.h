@@ -37,7 +37,18 @@ struct CudaHeaders {
   /// wrapper does not (host min/max, cache-hinted stores, ...). Empty: none.
   std::string NvccCompatHeader;
   std::string DefaultGpuArch = "sm_80";
+  /// Searched after every other include directory, for C++ and CUDA files:
+  /// where nvcc's host compiler finds `omp.h`. Empty: none.
+  std::string HostOpenMPIncludeDir;
 };
+
+/// The include directory of the newest GCC installation under \p GccRoot
+/// (`<GccRoot>/<target>/<version>/include`) that has `omp.h`, when Clang's
+/// own headers under \p ClangResourceDir lack it; empty otherwise. nvcc
+/// compiles host code with GCC, which finds `omp.h` there, so code that
+/// includes it builds with nvcc without any flag.
+std::string findHostOpenMPIncludeDir(llvm::StringRef ClangResourceDir,
+                                     llvm::StringRef GccRoot = "/usr/lib/gcc");
 
 bool isCudaSourcePath(llvm::StringRef File);
 bool isCudaHeaderPath(llvm::StringRef File);

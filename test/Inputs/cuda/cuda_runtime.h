@@ -78,6 +78,15 @@ __cudaPushCallConfiguration(dim3 GridDim, dim3 BlockDim, size_t SharedMem = 0,
 extern "C" __host__ cudaError_t cudaConfigureCall(dim3 GridDim, dim3 BlockDim,
                                                   size_t SharedMem = 0,
                                                   cudaStream_t Stream = 0);
+// Launches from device code (relocatable device code, which gpuguard
+// always parses with) are lowered to these two, as in the toolkit's
+// cuda_device_runtime_api.h.
+extern "C" __device__ void *cudaGetParameterBuffer(size_t Alignment,
+                                                   size_t Size);
+extern "C" __device__ cudaError_t cudaLaunchDevice(void *Func, void *Params,
+                                                   dim3 GridDim, dim3 BlockDim,
+                                                   unsigned SharedMem,
+                                                   cudaStream_t Stream);
 
 extern "C" {
 __host__ __device__ cudaError_t cudaMalloc(void **DevPtr, size_t Size);

@@ -2,6 +2,9 @@
 
 #include "Frontend/CompileCommands.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <cstdlib>
 
@@ -36,6 +39,60 @@ TEST(CompileCommandsTest, CppFilesGetOnlyTheResourceDir) {
   EXPECT_EQ(
       Out[0].CommandLine,
       std::vector<std::string>({"c++", "-resource-dir=/res", "-O2", "a.cpp"}));
+}
+
+TEST(CompileCommandsTest, HostOpenMPHeadersAreSearchedLast) {
+  CudaHeaders Headers = toolkit(12, 4);
+  Headers.HostOpenMPIncludeDir = "/gcc/include";
+  for (const char *File : {"a.cpp", "k.cu"}) {
+    auto Out = adjustCompileCommand(
+        command({"clang++", "-I", "mine", File}, File), Headers, "/res");
+    for (const CompileCommand &C : Out) {
+      auto At = llvm::find(C.CommandLine, "/gcc/include");
+      ASSERT_NE(At, C.CommandLine.end()) << File;
+      EXPECT_EQ(*std::prev(At), "-idirafter");
+    }
+  }
+}
+
+TEST(CompileCommandsTest, FindsTheNewestGccOpenMPHeader) {
+  llvm::SmallString<128> Root;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gcc-root", Root));
+  auto Touch = [&](llvm::StringRef Relative) {
+    llvm::SmallString<128> Path(Root);
+    llvm::sys::path::append(Path, Relative);
+    ASSERT_FALSE(
+        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)));
+    std::error_code EC;
+    llvm::raw_fd_ostream(Path, EC) << "";
+    ASSERT_FALSE(EC);
+  };
+  Touch("x86_64-linux-gnu/9/include/omp.h");
+  Touch("x86_64-linux-gnu/12/include/omp.h");
+  Touch("x86_64-linux-gnu/13/include/stddef.h"); // no omp.h: not chosen
+  Touch("res/include/stddef.h");
+  std::string Found =
+      findHostOpenMPIncludeDir((Root + "/res").str(), Root.str());
+  EXPECT_EQ(Found, (Root + "/x86_64-linux-gnu/12/include").str());
+  // Clang's own omp.h wins: nothing is added.
+  Touch("res/include/omp.h");
+  EXPECT_EQ(findHostOpenMPIncludeDir((Root + "/res").str(), Root.str()), "");
+  llvm::sys::fs::remove_directories(Root);
+}
+
+TEST(CompileCommandsTest, DeviceSideLaunchesAreAccepted) {
+  auto Out = adjustCompileCommand(command({"clang++", "k.cu"}, "k.cu"),
+                                  toolkit(12, 4), "/res");
+  for (const CompileCommand &C : Out)
+    EXPECT_TRUE(has(C, "-fgpu-rdc"));
+  // Not for C++ files, and not twice.
+  auto Cpp = adjustCompileCommand(command({"c++", "a.cpp"}, "a.cpp"),
+                                  toolkit(12, 4), "/res");
+  EXPECT_FALSE(has(Cpp[0], "-fgpu-rdc"));
+  auto Given =
+      adjustCompileCommand(command({"clang++", "-fgpu-rdc", "k.cu"}, "k.cu"),
+                           toolkit(12, 4), "/res");
+  EXPECT_EQ(llvm::count(Given[0].CommandLine, "-fgpu-rdc"), 1);
 }
 
 TEST(CompileCommandsTest, CudaFilesAreParsedOncePerSide) {
