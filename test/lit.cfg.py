@@ -1,6 +1,7 @@
 # gpuguard's lit configuration.
 import glob
 import os
+import re
 import shutil
 import subprocess
 
@@ -88,6 +89,12 @@ toolkit = find_cuda_toolkit()
 if toolkit:
     config.available_features.add("cuda-toolkit")
     config.substitutions.append(("%cuda_path", toolkit))
+    # A toolkit newer than the CUDA 12.9 that Clang 22 knows: its launches
+    # parse only with -target-sdk-version, which gpuguard adds.
+    with open(os.path.join(toolkit, "include", "cuda.h"), errors="replace") as f:
+        version = re.search(r"#define CUDA_VERSION (\d+)", f.read())
+    if version and int(version.group(1)) >= 13000:
+        config.available_features.add("cuda-newer-than-clang")
     if os.path.exists(os.path.join(toolkit, "bin", "nvcc")):
         config.available_features.add("nvcc")
         config.substitutions.append(("%nvcc", os.path.join(toolkit, "bin", "nvcc")))
