@@ -160,7 +160,7 @@ cl::opt<std::string> DocsUrl(
     "docs-url",
     cl::desc("Base URL of gpuguard's docs, for the SARIF rules' help\n"
              "links (checks/<module>/<check>.md is appended). Default:\n"
-             "the installed docs, as a file:// URL."),
+             "no links; the rules carry their help text."),
     cl::value_desc("url"), cl::cat(Category));
 cl::opt<std::string>
     BaselineFile("baseline",

@@ -9,13 +9,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#ifndef GPUGUARD_INSTALL_DOCDIR
-#define GPUGUARD_INSTALL_DOCDIR "share/doc/gpuguard"
-#endif
-#ifndef GPUGUARD_SOURCE_DOCS_DIR
-#error "GPUGUARD_SOURCE_DOCS_DIR must be defined by the build"
-#endif
-
 using clang::tidy::ClangTidyError;
 
 namespace gpuguard::output {
@@ -90,9 +83,8 @@ Reporter::create(ReporterOptions Options, const MessageSink &Warn) {
   }
   llvm::sys::path::remove_dots(Root, /*remove_dot_dot=*/true);
   Options.ProjectRoot = std::string(Root);
-  if (Options.DocsUrl.empty())
-    Options.DocsUrl = defaultDocsUrl(Options.Argv0);
-  else if (!llvm::StringRef(Options.DocsUrl).ends_with("/"))
+  if (!Options.DocsUrl.empty() &&
+      !llvm::StringRef(Options.DocsUrl).ends_with("/"))
     Options.DocsUrl += '/';
   if (!Options.OutputPath.empty())
     if (auto Problem = outputDirectoryProblem("--output", Options.OutputPath))
@@ -314,23 +306,6 @@ unsigned
 countWarningsAsErrors(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors) {
   return llvm::count_if(
       Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
-}
-
-std::string defaultDocsUrl(const char *Argv0) {
-  std::string Executable = llvm::sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&defaultDocsUrl));
-  llvm::SmallString<256> Installed(GPUGUARD_INSTALL_DOCDIR);
-  if (!llvm::sys::path::is_absolute(Installed)) {
-    Installed = llvm::sys::path::parent_path(Executable);
-    llvm::sys::path::append(Installed, "..", GPUGUARD_INSTALL_DOCDIR);
-  }
-  llvm::sys::path::remove_dots(Installed, /*remove_dot_dot=*/true);
-  llvm::SmallString<256> Index(Installed);
-  llvm::sys::path::append(Index, "index.md");
-  llvm::StringRef Docs = llvm::sys::fs::exists(Index)
-                             ? llvm::StringRef(Installed)
-                             : llvm::StringRef(GPUGUARD_SOURCE_DOCS_DIR);
-  return fileUri(Docs) + "/";
 }
 
 } // namespace gpuguard::output

@@ -45,7 +45,8 @@ struct ReporterOptions {
   /// Paths in every output and in baselines are relative to it. Empty for
   /// the working directory.
   std::string ProjectRoot;
-  /// Base URL of the docs for SARIF's helpUri; empty for defaultDocsUrl.
+  /// Base URL of the docs for SARIF's helpUri and informationUri; empty for
+  /// none (the rules carry their help text either way).
   std::string DocsUrl;
   std::string ToolVersion;
   std::string BaselinePath;
@@ -139,11 +140,6 @@ private:
 /// How many of \p Errors --warnings-as-errors made errors.
 unsigned
 countWarningsAsErrors(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
-
-/// The docs installed beside the binary (`<prefix>/share/doc/gpuguard/`),
-/// or those of the source tree it was built from, as a file:// URL ending
-/// in '/'.
-std::string defaultDocsUrl(const char *Argv0);
 
 } // namespace gpuguard::output
 

@@ -42,7 +42,7 @@ def sarif_descriptions(gpuguard, workdir, checks):
                           empty, "--"], cwd=workdir, capture_output=True, text=True,
                          check=True).stdout
     rules = json.loads(log)["runs"][0]["tool"]["driver"]["rules"]
-    return {rule["id"]: rule["shortDescription"]["text"] for rule in rules}
+    return {rule["id"]: rule["fullDescription"]["text"] for rule in rules}
 
 
 def check_files(root, checks):
