@@ -1,6 +1,7 @@
 //===--- Config.cpp - Configuration and output files of a run -------------===//
 
 #include "Driver/Config.h"
+#include "Driver/Messages.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/GlobList.h"
 #include "llvm/ADT/STLExtras.h"
@@ -8,7 +9,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang::tidy;
@@ -95,9 +95,8 @@ bool writeExportedFixes(llvm::StringRef Path, llvm::StringRef MainFile,
   Model += ".tmp-%%%%%%";
   if (std::error_code EC =
           llvm::sys::fs::createUniqueFile(Model, FD, Temporary)) {
-    llvm::WithColor::error(llvm::errs(), "gpuguard")
-        << "cannot write --export-fixes file '" << Path << "': " << EC.message()
-        << "; choose a writable path\n";
+    error("cannot write --export-fixes file '" + Path + "': " + EC.message() +
+          "; choose a writable path");
     return false;
   }
   {
@@ -106,18 +105,16 @@ bool writeExportedFixes(llvm::StringRef Path, llvm::StringRef MainFile,
     OS.close();
     if (OS.has_error()) {
       llvm::sys::fs::remove(Temporary);
-      llvm::WithColor::error(llvm::errs(), "gpuguard")
-          << "cannot write --export-fixes file '" << Path
-          << "': " << OS.error().message() << "; choose a writable path\n";
+      error("cannot write --export-fixes file '" + Path +
+            "': " + OS.error().message() + "; choose a writable path");
       OS.clear_error();
       return false;
     }
   }
   if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
     llvm::sys::fs::remove(Temporary);
-    llvm::WithColor::error(llvm::errs(), "gpuguard")
-        << "cannot write --export-fixes file '" << Path << "': " << EC.message()
-        << "; choose a writable path\n";
+    error("cannot write --export-fixes file '" + Path + "': " + EC.message() +
+          "; choose a writable path");
     return false;
   }
   return true;

@@ -318,6 +318,19 @@ bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
   bool AnyCuda = llvm::any_of(Files, [&](const std::string &File) {
     return frontend::isCudaSourcePath(File);
   });
+  // A $CUDA_PATH that holds no toolkit is passed over, as nvcc's users
+  // expect, but never silently: the headers used instead may not be the
+  // ones the user meant.
+  std::string CudaPathVariable =
+      llvm::sys::Process::GetEnv("CUDA_PATH").value_or("");
+  if (AnyCuda && options::CudaPath.getNumOccurrences() == 0 &&
+      !options::BundledCudaHeaders && !CudaPathVariable.empty() &&
+      !frontend::readCudaToolkit(CudaPathVariable))
+    warning("$CUDA_PATH='" + CudaPathVariable +
+            "' holds no CUDA toolkit (no include/cuda.h); using " +
+            (Headers.Toolkit ? "the toolkit at '" + Headers.Toolkit->Path + "'"
+                             : std::string("gpuguard's bundled CUDA headers")) +
+            " instead; fix or unset CUDA_PATH, or pass --cuda-path");
   if (AnyCuda && !Headers.Toolkit) {
     if (!llvm::sys::fs::exists(Headers.FallbackIncludeDir +
                                "/__gpuguard_cuda_fallback.h")) {

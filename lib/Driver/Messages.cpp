@@ -1,6 +1,7 @@
 //===--- Messages.cpp - What gpuguard itself prints -----------------------===//
 
 #include "Driver/Messages.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <mutex>
@@ -19,19 +20,37 @@ thread_local std::vector<SetupMessage> *CollectedSetup = nullptr;
 
 } // namespace
 
+std::string escapeControlCharacters(llvm::StringRef Text) {
+  std::string Escaped;
+  Escaped.reserve(Text.size());
+  for (unsigned char C : Text) {
+    if ((C < 0x20 && C != '\t') || C == 0x7f) {
+      Escaped += "\\x";
+      Escaped += llvm::hexdigit(C >> 4, /*LowerCase=*/true);
+      Escaped += llvm::hexdigit(C & 15, /*LowerCase=*/true);
+      continue;
+    }
+    Escaped += static_cast<char>(C);
+  }
+  return Escaped;
+}
+
 void error(const llvm::Twine &Message) {
+  std::string Line = escapeControlCharacters(Message.str());
   std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::error(llvm::errs(), "gpuguard") << Message << "\n";
+  llvm::WithColor::error(llvm::errs(), "gpuguard") << Line << "\n";
 }
 
 void warning(const llvm::Twine &Message) {
+  std::string Line = escapeControlCharacters(Message.str());
   std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::warning(llvm::errs(), "gpuguard") << Message << "\n";
+  llvm::WithColor::warning(llvm::errs(), "gpuguard") << Line << "\n";
 }
 
 void note(const llvm::Twine &Message) {
+  std::string Line = escapeControlCharacters(Message.str());
   std::lock_guard<std::mutex> Lock(MessageMutex);
-  llvm::WithColor::note(llvm::errs(), "gpuguard") << Message << "\n";
+  llvm::WithColor::note(llvm::errs(), "gpuguard") << Line << "\n";
 }
 
 void say(const SetupMessage &Message) {

@@ -10,14 +10,21 @@
 #ifndef GPUGUARD_DRIVER_MESSAGES_H
 #define GPUGUARD_DRIVER_MESSAGES_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include <string>
 #include <vector>
 
 namespace gpuguard {
 
+/// \p Text with each control character but tab written as `\xHH`: a NUL
+/// byte or a newline from a file name or a configuration stays visible and
+/// cannot break a message's single line.
+std::string escapeControlCharacters(llvm::StringRef Text);
+
 /// Print one whole line to standard error, prefixed `gpuguard: error:` (or
-/// warning, note). Safe to call from any thread.
+/// warning, note), its control characters escaped. Safe to call from any
+/// thread.
 void error(const llvm::Twine &Message);
 void warning(const llvm::Twine &Message);
 void note(const llvm::Twine &Message);
