@@ -14,13 +14,14 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "CudaHost.h"
-#include "Reporter.h"
-
-// The wrappers' declarations, checked against their definitions here.
+// The wrappers' declarations, checked against their definitions here: set
+// before the first include of rt.h, which CudaHost.h makes.
 #ifndef GPUGUARD_RT_CUDA_HOST
 #define GPUGUARD_RT_CUDA_HOST
 #endif
+
+#include "CudaHost.h"
+#include "Reporter.h"
 #include "gpuguard/report.h"
 #include "gpuguard/rt.h"
 
@@ -40,6 +41,8 @@ namespace detail {
 namespace {
 
 constexpr size_t HeadBytes = offsetof(DeviceModuleState, Allocations);
+constexpr size_t TableSequenceOffset =
+    offsetof(DeviceModuleState, TableSequence);
 constexpr size_t ClaimedOffset = offsetof(DeviceModuleState, Claimed);
 constexpr size_t RecordsOffset = offsetof(DeviceModuleState, Records);
 constexpr size_t SitesOffset = offsetof(DeviceModuleState, Sites);
@@ -109,6 +112,8 @@ struct ModuleOnDevice {
   unsigned long long DroppedCounted = 0;
   /// Each site tally's failures, as already counted.
   std::vector<unsigned long long> TalliesCounted;
+  /// The table's sequence lock as last written (even: no write under way).
+  unsigned TableSequence = 0;
   /// The symbol cannot be copied (not in this device's module).
   bool Unusable = false;
 };
@@ -160,6 +165,26 @@ public:
       pushLocked(*D, Guard);
   }
 
+  /// A launch begins (LaunchInFlight); counted, so that a device-wide
+  /// synchronisation knows whether one began or was under way since it
+  /// started.
+  void beginLaunch() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    ++LaunchesBegun;
+    ++LaunchesInFlight;
+  }
+  void endLaunch() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    --LaunchesInFlight;
+  }
+  /// Taken before a device-wide synchronisation: its launch count, or ~0 when
+  /// a launch was under way then (its kernel may start after the
+  /// synchronisation began, and not be waited for).
+  unsigned long long launchEpoch() {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    return LaunchesInFlight ? ~0ull : LaunchesBegun;
+  }
+
   void setLastLaunch(SiteRef Site) {
     std::lock_guard<std::mutex> Lock(Mutex);
     LastLaunch = Site;
@@ -191,8 +216,12 @@ public:
   }
 
   /// Reports the records of the current device's modules that are complete.
-  /// \p DeviceWide: no kernel runs, so the buffers can be emptied.
-  void drain(bool DeviceWide, bool AtExit) {
+  /// \p DeviceWide: a device-wide synchronisation that started at launch
+  /// count \p Epoch succeeded; unless a launch began or was under way since,
+  /// no kernel runs, and the buffers can be emptied. Another thread's kernel
+  /// launched after the synchronisation began could otherwise lose a record
+  /// to the emptying.
+  void drain(bool DeviceWide, bool AtExit, unsigned long long Epoch = ~0ull) {
     std::vector<Record> Found;
     std::vector<std::pair<SiteRef, unsigned long long>> Tallied;
     unsigned long long Dropped = 0;
@@ -209,8 +238,10 @@ public:
       DeviceSync *D = deviceLocked(Device, Guard);
       if (!D)
         return;
+      bool NothingRuns =
+          DeviceWide && LaunchesInFlight == 0 && Epoch == LaunchesBegun;
       for (size_t I = 0; I < Modules.size(); ++I)
-        drainModuleLocked(*D, I, DeviceWide, Found, Tallied, Dropped, Guard);
+        drainModuleLocked(*D, I, NothingRuns, Found, Tallied, Dropped, Guard);
     }
     if (Dropped)
       addDroppedRecords(Dropped);
@@ -226,6 +257,8 @@ public:
     HaveLastLaunch = false;
     StickyReported = false;
     ExitDrained = false;
+    LaunchesBegun = 0;
+    LaunchesInFlight = 0;
   }
 
 private:
@@ -273,22 +306,57 @@ private:
     if (Count)
       std::memcpy(Head.data() + HeadBytes, Entries.data(),
                   Count * sizeof(AllocationEntry));
-    for (size_t I = 0; I < Modules.size(); ++I) {
+    // Under the sequence lock (see DeviceModuleState): odd, the table, even,
+    // each step complete on the device before the next starts. The table's
+    // copy carries the same odd value, so it leaves the lock as it is.
+    std::vector<size_t> Pushing;
+    for (size_t I = 0; I < Modules.size(); ++I)
+      if (!D.Modules[I].Unusable &&
+          D.Modules[I].PushedGeneration != Generation + 1)
+        Pushing.push_back(I);
+    auto WriteSequence = [&](unsigned Step) {
+      for (size_t I : Pushing) {
+        ModuleOnDevice &M = D.Modules[I];
+        if (M.Unusable)
+          continue;
+        unsigned Sequence = M.TableSequence + Step;
+        cudaError_t E = ::cudaMemcpyToSymbolAsync(
+            Modules[I], &Sequence, sizeof(Sequence), TableSequenceOffset,
+            cudaMemcpyHostToDevice, D.Stream);
+        if (!Guard.ok(E)) {
+          if (isKernelExecutionError(E))
+            return false; // The context is gone; nothing can be pushed.
+          M.Unusable = true;
+        }
+      }
+      return Guard.ok(::cudaStreamSynchronize(D.Stream));
+    };
+    if (!WriteSequence(1))
+      return;
+    for (size_t I : Pushing) {
       ModuleOnDevice &M = D.Modules[I];
-      if (M.Unusable || M.PushedGeneration == Generation + 1)
+      if (M.Unusable)
         continue;
+      unsigned Odd = M.TableSequence + 1;
+      std::memcpy(Head.data() + TableSequenceOffset, &Odd, sizeof(Odd));
       cudaError_t E =
           ::cudaMemcpyToSymbolAsync(Modules[I], Head.data(), Head.size(), 0,
                                     cudaMemcpyHostToDevice, D.Stream);
       if (!Guard.ok(E)) {
         if (isKernelExecutionError(E))
-          return; // The context is gone; nothing can be pushed any more.
+          return;
         M.Unusable = true;
-        continue;
       }
+    }
+    if (!Guard.ok(::cudaStreamSynchronize(D.Stream)) || !WriteSequence(2))
+      return;
+    for (size_t I : Pushing) {
+      ModuleOnDevice &M = D.Modules[I];
+      if (M.Unusable)
+        continue;
+      M.TableSequence += 2;
       M.PushedGeneration = Generation + 1;
     }
-    Guard.ok(::cudaStreamSynchronize(D.Stream));
   }
 
   void drainModuleLocked(
@@ -382,18 +450,21 @@ private:
   bool ExitHandlerSet = false;
   bool ExitDrained = false;
   bool WarnedCapacity = false;
+  unsigned long long LaunchesBegun = 0;
+  unsigned LaunchesInFlight = 0;
 };
 
 CudaState &cudaState() { return CudaState::state(); }
 
 /// After a call that waits for device work: report its records, then an
 /// error a kernel left behind.
-void afterSynchronisation(cudaError_t Result, const char *Call,
-                          bool DeviceWide) {
+void afterSynchronisation(cudaError_t Result, const char *Call, bool DeviceWide,
+                          unsigned long long Epoch = ~0ull) {
   if (DeviceWide && Result == cudaSuccess)
     quiesceAllocations();
   cudaState().prepare();
-  cudaState().drain(DeviceWide && Result == cudaSuccess, /*AtExit=*/false);
+  cudaState().drain(DeviceWide && Result == cudaSuccess, /*AtExit=*/false,
+                    Epoch);
   if (isKernelExecutionError(Result))
     cudaState().reportAsynchronous(Result, Call);
 }
@@ -442,11 +513,19 @@ void reportApiFailure(SiteRef Site, long long Result) {
 
 } // namespace detail
 
-void beforeLaunch() {
+LaunchInFlight::LaunchInFlight() { detail::cudaState().beginLaunch(); }
+
+LaunchInFlight::~LaunchInFlight() {
+  if (Active)
+    detail::cudaState().endLaunch();
+}
+
+LaunchInFlight beforeLaunch() {
   // Nothing to push unless borrowed memory went away since the last launch;
   // a new registration pushed itself.
   if (detail::pruneBorrowedAllocations())
     detail::cudaState().prepare();
+  return LaunchInFlight();
 }
 
 void checkLaunch(SiteRef Site) {
@@ -507,9 +586,10 @@ cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream) {
 }
 
 cudaError_t cudaDeviceSynchronize() {
+  unsigned long long Epoch = detail::cudaState().launchEpoch();
   cudaError_t Result = ::cudaDeviceSynchronize();
   detail::afterSynchronisation(Result, "cudaDeviceSynchronize",
-                               /*DeviceWide=*/true);
+                               /*DeviceWide=*/true, Epoch);
   return Result;
 }
 

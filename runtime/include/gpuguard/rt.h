@@ -181,6 +181,12 @@ struct SiteTally {
 /// allocation table, sorted by Base) with cudaMemcpyToSymbol, and reads the
 /// tail (claimed count and records) with cudaMemcpyFromSymbol.
 ///
+/// Kernels may read the table while the host rewrites it (another thread
+/// allocates). TableSequence is a sequence lock: the host makes it odd,
+/// waits for that copy, writes the table, waits, and makes it even again; a
+/// lookup that sees it odd, or changed across its reads, checks nothing
+/// rather than trust a half-written table.
+///
 /// Why copies into `__device__` globals rather than managed memory: managed
 /// memory cannot be touched by the host while any kernel runs on devices
 /// without concurrent managed access (Windows, Jetson, pre-Pascal), and the
@@ -189,7 +195,9 @@ struct SiteTally {
 /// record is lost before the host first sets anything up.
 struct DeviceModuleState {
   unsigned HaltOnError;
+  unsigned TableSequence;
   unsigned AllocationCount;
+  unsigned Reserved;
   AllocationEntry Allocations[AllocationCapacity];
   unsigned long long Claimed;
   /// 1 + the highest site index with a tally: the host reads
@@ -279,9 +287,11 @@ GPUGUARD_HD void fillRecord(Record &R, SiteRef Site, unsigned long long Value0,
 //===--- Allocation registry lookups --------------------------------------===//
 
 /// Finds the allocation containing \p Address in \p Entries (sorted by Base,
-/// non-overlapping). Returns false when no entry contains it.
-GPUGUARD_HD bool findAllocationIn(const AllocationEntry *Entries,
-                                  unsigned Count, unsigned long long Address,
+/// non-overlapping). Returns false when no entry contains it. \p Entry may
+/// be volatile, for a table another party may be writing.
+template <class Entry>
+GPUGUARD_HD bool findAllocationIn(Entry *Entries, unsigned Count,
+                                  unsigned long long Address,
                                   AllocationEntry &Found) {
   // The last entry whose Base <= Address.
   unsigned Low = 0, High = Count;
@@ -294,8 +304,48 @@ GPUGUARD_HD bool findAllocationIn(const AllocationEntry *Entries,
   }
   if (Low == 0)
     return false;
-  const AllocationEntry &Candidate = Entries[Low - 1];
-  if (Address - Candidate.Base >= Candidate.Bytes)
+  unsigned long long Base = Entries[Low - 1].Base;
+  unsigned long long Bytes = Entries[Low - 1].Bytes;
+  if (Address - Base >= Bytes)
+    return false;
+  Found.Base = Base;
+  Found.Bytes = Bytes;
+  return true;
+}
+
+/// Orders a device thread's reads of memory the host writes.
+struct DeviceFence {
+  GPUGUARD_HD void operator()() const {
+#if defined(__CUDA_ARCH__) && defined(GPUGUARD_RT_CLANG_CUDA)
+    // What __threadfence() is, without the toolkit's headers.
+    __nvvm_membar_gl();
+#elif defined(__CUDA_ARCH__)
+    __threadfence();
+#endif
+  }
+};
+
+/// Looks \p Address up in \p State's table while the host may be rewriting
+/// it (see DeviceModuleState): false, checking nothing, when the sequence
+/// lock shows a write in progress or one that happened during the lookup.
+/// \p Fence orders the reads (__threadfence on the device); the loads are
+/// volatile, so that none is served from a stale cache line.
+template <class Fence>
+GPUGUARD_HD bool
+findAllocationStable(const DeviceModuleState &State, unsigned long long Address,
+                     AllocationEntry &Found, Fence OrderReads) {
+  const volatile DeviceModuleState &Shared = State;
+  unsigned Before = Shared.TableSequence;
+  if (Before & 1u)
+    return false;
+  OrderReads();
+  unsigned Count = Shared.AllocationCount;
+  if (Count > AllocationCapacity)
+    Count = AllocationCapacity;
+  AllocationEntry Candidate;
+  bool Hit = findAllocationIn(Shared.Allocations, Count, Address, Candidate);
+  OrderReads();
+  if (Shared.TableSequence != Before || !Hit)
     return false;
   Found = Candidate;
   return true;
@@ -472,15 +522,13 @@ static GPUGUARD_HD void record(SiteRef Site, unsigned long long Value0,
 static GPUGUARD_HD bool lookupAllocation(const void *Address,
                                          AllocationEntry &Found) {
 #ifdef __CUDA_ARCH__
-  // A plain, cacheable load that every thread of a kernel shares: a table
-  // the host pushes while the kernel runs only adds allocations the kernel
-  // was not launched with (freed ones stay until a device-wide
-  // synchronisation).
-  unsigned Count = ModuleState.AllocationCount;
-  if (Count > AllocationCapacity)
-    Count = AllocationCapacity;
-  return findAllocationIn(ModuleState.Allocations, Count,
-                          reinterpret_cast<unsigned long long>(Address), Found);
+  // A table the host pushes while the kernel runs only adds allocations the
+  // kernel was not launched with (freed ones stay until a device-wide
+  // synchronisation), but the push itself is not atomic: read it under the
+  // sequence lock.
+  return findAllocationStable(ModuleState,
+                              reinterpret_cast<unsigned long long>(Address),
+                              Found, DeviceFence());
 #else
   return findAllocation(Address, Found);
 #endif
@@ -610,12 +658,33 @@ inline void checkLaunch(SiteRef) {}
 void checkLaunch(SiteRef Site);
 #endif
 
-/// Right before every launch: drops registry entries of borrowed memory that
-/// has been freed since, and brings the device's copy up to date.
 #ifdef GPUGUARD_RT_DISABLE
 inline void beforeLaunch() {}
 #else
-void beforeLaunch();
+/// Marks a launch under way, from beforeLaunch() to the end of the launch's
+/// full expression, where this temporary dies: until then a device-wide
+/// synchronisation cannot tell whether the kernel runs, and must not empty
+/// the record buffers it may write into.
+class LaunchInFlight {
+public:
+  LaunchInFlight();
+  LaunchInFlight(LaunchInFlight &&Other) noexcept : Active(Other.Active) {
+    Other.Active = false;
+  }
+  LaunchInFlight(const LaunchInFlight &) = delete;
+  LaunchInFlight &operator=(const LaunchInFlight &) = delete;
+  LaunchInFlight &operator=(LaunchInFlight &&) = delete;
+  ~LaunchInFlight();
+
+private:
+  bool Active = true;
+};
+
+/// Right before every launch, `(beforeLaunch(), k<<<g, b>>>(...))`: drops
+/// registry entries of borrowed memory that has been freed since, brings the
+/// device's copy up to date, and marks the launch under way until the end of
+/// the statement.
+LaunchInFlight beforeLaunch();
 #endif
 
 /// Registers the storage of a LibTorch tensor whose data pointer the program

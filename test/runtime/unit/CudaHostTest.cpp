@@ -132,6 +132,70 @@ TEST_F(CudaHostTest, AllocationsArePushedSorted) {
   EXPECT_TRUE(Lines.empty());
 }
 
+TEST_F(CudaHostTest, KernelsNeverTrustATableBeingRewritten) {
+  // Two allocations pushed; a third, between them in address, makes the
+  // push rewrite and shift the table while "kernels" look addresses up in
+  // the middle of every piece of every copy.
+  std::vector<char> Arena(3 << 12);
+  const auto At = [&](size_t Page) { return Arena.data() + (Page << 12); };
+  detail::registerAllocation(At(0), 4096);
+  detail::registerAllocation(At(2), 1024);
+  void *Pushed = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&Pushed, 8), cudaSuccess);
+  const std::vector<std::pair<const char *, unsigned long long>> Live = {
+      {At(0), 4096}, {At(1), 512}, {At(2), 1024}};
+  unsigned Lookups = 0, Unchecked = 0;
+  fake_cuda::script().TearBytes = 8;
+  fake_cuda::script().DuringCopy = [&] {
+    for (const auto &Allocation : Live) {
+      AllocationEntry Found;
+      ++Lookups;
+      if (!detail::findAllocationStable(
+              Module, reinterpret_cast<std::uintptr_t>(Allocation.first) + 100,
+              Found, [] {})) {
+        ++Unchecked;
+        continue;
+      }
+      // Whatever it finds is an allocation exactly as registered.
+      EXPECT_EQ(Found.Base, reinterpret_cast<std::uintptr_t>(Allocation.first));
+      EXPECT_EQ(Found.Bytes, Allocation.second);
+    }
+  };
+  detail::registerAllocation(At(1), 512);
+  ::gpuguard::rt::beforeLaunch();
+  (void)::gpuguard::rt::cudaMalloc(&Pushed, 8);
+  fake_cuda::script().DuringCopy = nullptr;
+  // The window was exercised, and the finished table is whole.
+  EXPECT_GT(Lookups, 0u);
+  EXPECT_GT(Unchecked, 0u);
+  EXPECT_EQ(Module.TableSequence % 2, 0u);
+  for (const auto &Allocation : Live) {
+    AllocationEntry Found;
+    ASSERT_TRUE(detail::findAllocationStable(
+        Module, reinterpret_cast<std::uintptr_t>(Allocation.first), Found,
+        [] {}));
+    EXPECT_EQ(Found.Bytes, Allocation.second);
+  }
+}
+
+TEST_F(CudaHostTest, ALookupAcrossAPushChecksNothing) {
+  // A sequence that changed between a lookup's first and last read: what
+  // the lookup saw may mix two tables.
+  void *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 256), cudaSuccess);
+  const auto Address = reinterpret_cast<std::uintptr_t>(A);
+  AllocationEntry Found;
+  ASSERT_TRUE(detail::findAllocationStable(Module, Address, Found, [] {}));
+  bool First = true;
+  EXPECT_FALSE(detail::findAllocationStable(Module, Address, Found, [&] {
+    if (!First)
+      Module.TableSequence += 2;
+    First = false;
+  }));
+  ++Module.TableSequence;
+  EXPECT_FALSE(detail::findAllocationStable(Module, Address, Found, [] {}));
+}
+
 TEST_F(CudaHostTest, StreamSynchronisationKeepsFreedRanges) {
   void *A = nullptr;
   ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 256), cudaSuccess);
@@ -229,6 +293,43 @@ TEST_F(CudaHostTest, DrainReportsCompleteRecordsOnce) {
       cudaSuccess);
   EXPECT_EQ(detail::occurrences(IndexSite), 5u);
   EXPECT_EQ(Lines.size(), 1u);
+}
+
+TEST_F(CudaHostTest, ALaunchDuringADeviceSynchronisationKeepsTheBuffer) {
+  void *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 8), cudaSuccess);
+  deviceRecord(0, 7);
+  // Another thread launches while this one waits: its kernel is not waited
+  // for and may write at any time, so the buffer must not be emptied under
+  // it (the emptying would erase its record).
+  fake_cuda::script().DuringDeviceSynchronize = [] {
+    (void)::gpuguard::rt::beforeLaunch();
+  };
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  fake_cuda::script().DuringDeviceSynchronize = nullptr;
+  EXPECT_EQ(detail::occurrences(IndexSite), 1u);
+  EXPECT_EQ(Module.Claimed, 1u);
+  deviceRecord(1, 8);
+  drain();
+  EXPECT_EQ(detail::occurrences(IndexSite), 2u);
+  // With no launch around it, the next one empties the buffer.
+  ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(Module.Claimed, 0u);
+}
+
+TEST_F(CudaHostTest, ALaunchUnderWayAtADeviceSynchronisationKeepsTheBuffer) {
+  void *A = nullptr;
+  ASSERT_EQ(::gpuguard::rt::cudaMalloc(&A, 8), cudaSuccess);
+  deviceRecord(0, 7);
+  {
+    // Begun before the synchronisation, issued after it started.
+    auto Launch = ::gpuguard::rt::beforeLaunch();
+    ASSERT_EQ(::gpuguard::rt::cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(Module.Claimed, 1u);
+  }
+  deviceRecord(1, 8);
+  drain();
+  EXPECT_EQ(detail::occurrences(IndexSite), 2u);
 }
 
 TEST_F(CudaHostTest, OverflowIsCountedAsDropped) {

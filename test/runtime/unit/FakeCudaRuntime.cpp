@@ -2,7 +2,9 @@
 
 #include "FakeCudaRuntime.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace fake_cuda {
 namespace {
@@ -102,9 +104,26 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
                                     size_t Count, size_t Offset, cudaMemcpyKind,
                                     cudaStream_t) {
   cudaError_t E = fake_cuda::symbolCopy(nullptr, Src, Symbol);
-  if (E == cudaSuccess)
-    std::memcpy(static_cast<char *>(const_cast<void *>(Symbol)) + Offset, Src,
-                Count);
+  if (E != cudaSuccess)
+    return E;
+  char *Dst = static_cast<char *>(const_cast<void *>(Symbol)) + Offset;
+  const fake_cuda::Script &S = fake_cuda::script();
+  if (!S.TearBytes) {
+    std::memcpy(Dst, Src, Count);
+    return E;
+  }
+  // Pieces from both ends inwards: the last bytes (the table's end, or a
+  // field) land before the first.
+  std::vector<size_t> Pieces;
+  for (size_t At = 0; At < Count; At += S.TearBytes)
+    Pieces.push_back(At);
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    size_t At = I % 2 ? Pieces[I / 2] : Pieces[Pieces.size() - 1 - I / 2];
+    std::memcpy(Dst + At, static_cast<const char *>(Src) + At,
+                std::min(S.TearBytes, Count - At));
+    if (S.DuringCopy)
+      S.DuringCopy();
+  }
   return E;
 }
 
@@ -123,7 +142,11 @@ cudaError_t cudaStreamSynchronize(cudaStream_t) {
 cudaError_t cudaEventSynchronize(cudaEvent_t) {
   return fake_cuda::synchronise();
 }
-cudaError_t cudaDeviceSynchronize() { return fake_cuda::synchronise(); }
+cudaError_t cudaDeviceSynchronize() {
+  if (fake_cuda::script().DuringDeviceSynchronize)
+    fake_cuda::script().DuringDeviceSynchronize();
+  return fake_cuda::synchronise();
+}
 
 cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind) {
   return fake_cuda::synchronise();

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -26,6 +27,14 @@ struct Script {
   cudaError_t Launch = cudaSuccess;
   /// Symbols that do not exist on the device.
   std::set<const void *> MissingSymbols;
+  /// When set, a copy to a symbol is written in pieces of TearBytes bytes
+  /// in a shuffled order, and DuringCopy runs after each piece: a kernel
+  /// reading the symbol while the copy is under way, as on a real device,
+  /// where a copy is not atomic and its writes land in no set order.
+  size_t TearBytes = 0;
+  std::function<void()> DuringCopy;
+  /// Runs inside cudaDeviceSynchronize: another thread's work meanwhile.
+  std::function<void()> DuringDeviceSynchronize;
 };
 
 /// Resets the script, the last error and the allocations.
