@@ -5,6 +5,8 @@
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang/Basic/DiagnosticAST.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -70,6 +72,52 @@ public:
 private:
   instrument::Recorder &Recorder;
   const SourceManager &Sources;
+};
+
+/// Passes diagnostics on to clang-tidy's consumer, except that two errors
+/// Clang raises on code nvcc compiles become warnings: an initialiser of a
+/// `__shared__` variable (nvcc warns that it does not run it, as for a
+/// `__shared__ cuda::barrier`), and a `%` in inline assembly that names no
+/// operand (`%globaltimer`, which nvcc passes to ptxas). Clang drops each
+/// construct and parses on, so the rest of the file is analysed as usual.
+class NvccTolerantDiagnostics : public DiagnosticConsumer {
+public:
+  explicit NvccTolerantDiagnostics(DiagnosticConsumer &Next) : Next(Next) {}
+
+  void BeginSourceFile(const LangOptions &LangOpts,
+                       const Preprocessor *PP) override {
+    CUDA = LangOpts.CUDA;
+    Next.BeginSourceFile(LangOpts, PP);
+  }
+  void EndSourceFile() override { Next.EndSourceFile(); }
+  void finish() override { Next.finish(); }
+  bool IncludeInDiagnosticCounts() const override {
+    return Next.IncludeInDiagnosticCounts();
+  }
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    if (Level >= DiagnosticsEngine::Error) {
+      if (CUDA && (Info.getID() == diag::err_shared_var_init ||
+                   Info.getID() == diag::err_asm_invalid_escape)) {
+        Level = DiagnosticsEngine::Warning;
+        ++Tolerated;
+      } else {
+        ++OtherErrors;
+      }
+    }
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    Next.HandleDiagnostic(Level, Info);
+  }
+
+  /// The compiler failed only because of errors made warnings here.
+  bool onlyToleratedErrors() const { return Tolerated && !OtherErrors; }
+
+private:
+  DiagnosticConsumer &Next;
+  bool CUDA = false;
+  unsigned Tolerated = 0;
+  unsigned OtherErrors = 0;
 };
 
 class TidyActionFactory : public FrontendActionFactory {
@@ -208,9 +256,11 @@ int CheckRunner::runCommand(const std::string &File,
   DiagnosticsEngine Engine(DiagIDs, *DiagOpts, &Consumer,
                            /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
-  Tool.setDiagnosticConsumer(&Consumer);
+  NvccTolerantDiagnostics Tolerant(Consumer);
+  Tool.setDiagnosticConsumer(&Tolerant);
   TidyActionFactory Factory(Context, BaseFS);
-  return Tool.run(&Factory);
+  int Status = Tool.run(&Factory);
+  return Tolerant.onlyToleratedErrors() ? 0 : Status;
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> createOwnFileSystem() {
