@@ -314,41 +314,38 @@ private:
       if (!D.Modules[I].Unusable &&
           D.Modules[I].PushedGeneration != Generation + 1)
         Pushing.push_back(I);
-    auto WriteSequence = [&](unsigned Step) {
+    // One write to each module being pushed, then a wait; false once the
+    // context is gone and nothing can be pushed any more.
+    auto ToEachModule = [&](auto Write) {
       for (size_t I : Pushing) {
         ModuleOnDevice &M = D.Modules[I];
         if (M.Unusable)
           continue;
-        unsigned Sequence = M.TableSequence + Step;
-        cudaError_t E = ::cudaMemcpyToSymbolAsync(
-            Modules[I], &Sequence, sizeof(Sequence), TableSequenceOffset,
-            cudaMemcpyHostToDevice, D.Stream);
+        cudaError_t E = Write(Modules[I], M);
         if (!Guard.ok(E)) {
           if (isKernelExecutionError(E))
-            return false; // The context is gone; nothing can be pushed.
+            return false;
           M.Unusable = true;
         }
       }
       return Guard.ok(::cudaStreamSynchronize(D.Stream));
     };
-    if (!WriteSequence(1))
-      return;
-    for (size_t I : Pushing) {
-      ModuleOnDevice &M = D.Modules[I];
-      if (M.Unusable)
-        continue;
+    auto Sequence = [&](unsigned Step) {
+      return [&, Step](const void *Symbol, const ModuleOnDevice &M) {
+        unsigned Value = M.TableSequence + Step;
+        return ::cudaMemcpyToSymbolAsync(Symbol, &Value, sizeof(Value),
+                                         TableSequenceOffset,
+                                         cudaMemcpyHostToDevice, D.Stream);
+      };
+    };
+    auto Table = [&](const void *Symbol, const ModuleOnDevice &M) {
       unsigned Odd = M.TableSequence + 1;
       std::memcpy(Head.data() + TableSequenceOffset, &Odd, sizeof(Odd));
-      cudaError_t E =
-          ::cudaMemcpyToSymbolAsync(Modules[I], Head.data(), Head.size(), 0,
-                                    cudaMemcpyHostToDevice, D.Stream);
-      if (!Guard.ok(E)) {
-        if (isKernelExecutionError(E))
-          return;
-        M.Unusable = true;
-      }
-    }
-    if (!Guard.ok(::cudaStreamSynchronize(D.Stream)) || !WriteSequence(2))
+      return ::cudaMemcpyToSymbolAsync(Symbol, Head.data(), Head.size(), 0,
+                                       cudaMemcpyHostToDevice, D.Stream);
+    };
+    if (!ToEachModule(Sequence(1)) || !ToEachModule(Table) ||
+        !ToEachModule(Sequence(2)))
       return;
     for (size_t I : Pushing) {
       ModuleOnDevice &M = D.Modules[I];
