@@ -121,7 +121,12 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
       diag(Loc, "the guard lets index '%0' of '%1' reach '%2', one past the "
                 "end")
           << PartName << AccessText << Bound << Index->getSourceRange();
-    if (Problem.Guard)
+    if (Problem.PastRangeEnd)
+      diag(Problem.Guard->getBeginLoc(),
+           "'%0' starts the next range; the loop visits it too",
+           DiagnosticIDs::Note)
+          << Bound;
+    else if (Problem.Guard)
       diag(Problem.Guard->getBeginLoc(),
            "'%0' can be equal to its bound past this guard",
            DiagnosticIDs::Note)
@@ -177,6 +182,28 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
   }
   if (Problem.Variable)
     noteDefinition(Problem.Variable, Provenance);
+}
+
+void UncheckedIndexCheck::notePointerAccess(const UnguardedAccess &Finding,
+                                            ASTContext &Context) {
+  const IndexedAccess &Access = Finding.Access;
+  if (const CallExpr *Call = Access.PassedTo)
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      diag(Call->getBeginLoc(), "'%0' accesses memory through the pointer",
+           DiagnosticIDs::Note)
+          << Callee->getName();
+  // The faulty part is in the offset a row pointer was made with.
+  const Expr *Part = Finding.Problems.front().Part;
+  if (!Access.BaseOffset || !Part ||
+      !Access.BaseOffset->getSourceRange().fullyContains(
+          Part->getSourceRange()))
+    return;
+  if (const auto *Ref =
+          dyn_cast<DeclRefExpr>(Access.Base->IgnoreParenImpCasts()))
+    diag(Ref->getDecl()->getLocation(),
+         "'%0' points '%1' elements into the data it is made from",
+         DiagnosticIDs::Note)
+        << Ref->getDecl()->getName() << quoteSource(Access.BaseOffset, Context);
 }
 
 void UncheckedIndexCheck::noteDefinition(
@@ -308,6 +335,7 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
            "access",
            DiagnosticIDs::Note)
           << quoteSource(Finding.Problems.front().Part, Context);
+    notePointerAccess(Finding, Context);
     if (Finding.Helper) {
       diag(Finding.HelperAccess->getBeginLoc(),
            "'%0' uses it as an index here, with no guard of its own",

@@ -45,6 +45,10 @@ private:
                      const IndexProblem &Problem,
                      const ThreadIndexProvenance &Provenance,
                      clang::ASTContext &Context);
+  /// Notes the call an index reaches memory through, or the row pointer
+  /// whose offset holds the faulty part.
+  void notePointerAccess(const UnguardedAccess &Finding,
+                         clang::ASTContext &Context);
   void noteDefinition(const clang::VarDecl *Variable,
                       const ThreadIndexProvenance &Provenance);
   /// In `gpuguard instrument`: checks the index of \p Finding at run time

@@ -5,6 +5,7 @@
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Core/KnownCalls.h"
+#include "Analysis/Cuda/DereferencedParameters.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -13,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <numeric>
 #include <optional>
 
 using namespace clang;
@@ -49,6 +51,39 @@ std::optional<IndexedAccess> getIndexedAccess(const Expr *E) {
         Sum->getOpcode() == BO_Add)
       return IndexedAccess{E, R, L};
   }
+  return std::nullopt;
+}
+
+/// `p + i`, or with \p AddressOfElement `&p[i]`, through casts: the pointer
+/// and the index it adds. (`&p[i]` passed to a call is checked as `p[i]`.)
+static std::optional<std::pair<const Expr *, const Expr *>>
+splitPointerSum(const Expr *E, bool AddressOfElement = false) {
+  while (true) {
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CastExpr>(E);
+        Cast && Cast->getSubExpr()->getType()->isPointerType()) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  auto IsIndex = [](const Expr *Index) {
+    return Index->getType()->isIntegralOrEnumerationType();
+  };
+  if (const auto *Sum = dyn_cast<BinaryOperator>(E);
+      Sum && Sum->getOpcode() == BO_Add) {
+    const Expr *L = Sum->getLHS(), *R = Sum->getRHS();
+    if (L->getType()->isPointerType() && IsIndex(R))
+      return std::make_pair(L, R);
+    if (R->getType()->isPointerType() && IsIndex(L))
+      return std::make_pair(R, L);
+  }
+  if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+      AddressOfElement && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+    if (const auto *Subscript =
+            dyn_cast<ArraySubscriptExpr>(AddrOf->getSubExpr()->IgnoreParens());
+        Subscript && IsIndex(Subscript->getIdx()))
+      return std::make_pair(Subscript->getBase(), Subscript->getIdx());
   return std::nullopt;
 }
 
@@ -177,14 +212,26 @@ private:
                    Judgement &Result) const;
   void judge(const Fact &F, const Expr *Part, int64_t Offset,
              Judgement &Result) const;
-  void checkAccess(const IndexedAccess &Access, const FactSet &Facts,
+  void checkAccess(IndexedAccess Access, const FactSet &Facts,
                    std::vector<UnguardedAccess> &Findings);
+  /// Pointer sums passed to calls that access memory through them.
+  void checkPointerArguments(const CallExpr &Call, const FactSet &Facts,
+                             std::vector<UnguardedAccess> &Findings);
+  /// `for (i = ptr[v]; i <= ptr[v + 1]; ++i)`: a loop over a half-open
+  /// range of a CSR row or segment that also visits its end.
+  std::optional<IndexProblem> pastHalfOpenRange(const Expr *Index,
+                                                const FactSet &Facts) const;
+  /// The offset a local pointer was set to from another pointer, once.
+  const Expr *pointerOffsetOf(const Expr *Base) const;
   bool isBlockStorage(const Expr *Base) const;
   /// The `for` loops that declare a counter in their init.
   llvm::DenseMap<const VarDecl *, const ForStmt *> CounterLoops;
   /// [first, last] of a counter of a loop with constant limits.
   std::optional<std::pair<int64_t, int64_t>>
   loopCounterRange(const Expr *Counter) const;
+  /// The largest constant \p E is known to be a multiple of (`x * 4`,
+  /// `x << 3`, a local set to one), 1 when none is known.
+  int64_t constantFactorOf(const Expr *E, unsigned Depth = 0) const;
 
   const FunctionDecl &Function;
   ASTContext &Context;
@@ -212,6 +259,7 @@ private:
   llvm::DenseMap<const ParmVarDecl *, const Expr *> Bindings;
   const Expr *bound(const Expr *E) const;
   llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
+  DereferencedParameters Dereferenced{Context};
   /// Set while judging a block-local index into block-sized storage: only
   /// its lower bound is in question.
   mutable bool UpperTrusted = false;
@@ -750,11 +798,15 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
   Problem.Offset = Offset;
   Problem.Source = sourceOf(Part);
 
-  // A launch coordinate is bounded above by the launch itself.
-  bool UpperOK = UpperTrusted ||
-                 (Offset <= 0 && Provenance.originOf(Part).IsBareCoordinate);
+  // A launch coordinate is bounded above by the launch itself, unless a
+  // guard says the launch covers more than the data and lets the bound
+  // through (`r = blockIdx.x; if (r > rows) return;`).
+  bool GuardTooWeak =
+      F.UpperSlack && *F.UpperSlack > -Offset + (ExtentPlusOne ? 1 : 0);
+  bool UpperOK = UpperTrusted || (Offset <= 0 && !GuardTooWeak &&
+                                  Provenance.originOf(Part).IsBareCoordinate);
   if (!UpperOK && F.UpperSlack)
-    UpperOK = *F.UpperSlack <= -Offset + (ExtentPlusOne ? 1 : 0);
+    UpperOK = !GuardTooWeak;
   if (!UpperOK && F.ConstUpper)
     UpperOK =
         CurrentExtent ? *F.ConstUpper + Offset <= *CurrentExtent : Offset <= 0;
@@ -980,8 +1032,17 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
         evaluate(Term, TermOffset + Range->second, Facts, Part);
         evaluate(Term, TermOffset + Range->first, Facts, Part);
         Result.AnyBounded |= Part.AnyBounded;
-        if (!Part.Problems.empty())
-          Result.Problems.push_back(Part.Problems.front());
+        if (!Part.Problems.empty()) {
+          IndexProblem Problem = Part.Problems.front();
+          // `dst[idx + k]`, k below the vector width that idx steps by:
+          // the lanes of one vector, past the bound only when the bound is
+          // not a multiple of the width.
+          Problem.WithinAlignedVector =
+              Problem.Kind == IndexProblemKind::OffsetNotCovered &&
+              Range->first >= 0 && TermOffset == 0 &&
+              Range->second < constantFactorOf(Term);
+          Result.Problems.push_back(Problem);
+        }
         continue;
       }
       Addend = MovingAddend;
@@ -1002,6 +1063,35 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     }
     Result.AnyBounded |= Part.AnyBounded;
     Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
+  }
+}
+
+int64_t GuardDataflow::constantFactorOf(const Expr *E, unsigned Depth) const {
+  constexpr int64_t Largest = int64_t(1) << 20;
+  E = stripIndexCasts(E);
+  if (Depth > 4)
+    return 1;
+  if (std::optional<int64_t> Constant = integerConstant(E, Context))
+    return *Constant > 0 && *Constant <= Largest ? *Constant : 1;
+  if (const Expr *Init = unchangedInit(E))
+    return constantFactorOf(Init, Depth + 1);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return 1;
+  int64_t L = constantFactorOf(BO->getLHS(), Depth + 1);
+  switch (BO->getOpcode()) {
+  case BO_Mul:
+    return std::min(Largest, L * constantFactorOf(BO->getRHS(), Depth + 1));
+  case BO_Shl:
+    if (std::optional<int64_t> Shift = integerConstant(BO->getRHS(), Context);
+        Shift && *Shift >= 0 && *Shift < 20)
+      return std::min(Largest, L << *Shift);
+    return L;
+  case BO_Add:
+  case BO_Sub:
+    return std::gcd(L, constantFactorOf(BO->getRHS(), Depth + 1));
+  default:
+    return 1;
   }
 }
 
@@ -1056,12 +1146,104 @@ bool GuardDataflow::isBlockStorage(const Expr *Base) const {
   return Var->hasLocalStorage() && Var->getType()->isArrayType();
 }
 
-void GuardDataflow::checkAccess(const IndexedAccess &Access,
-                                const FactSet &Facts,
-                                std::vector<UnguardedAccess> &Findings) {
-  const Expr *Index = stripIndexCasts(Access.Index);
-  if (!needsBound(Index))
+std::optional<IndexProblem>
+GuardDataflow::pastHalfOpenRange(const Expr *Index,
+                                 const FactSet &Facts) const {
+  const VarDecl *Var = asLocalVariable(Index);
+  const ForStmt *For = Var ? CounterLoops.lookup(Var) : nullptr;
+  if (!For || !For->getCond() || !Var->getInit())
+    return std::nullopt;
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Cond || Cond->getOpcode() != BO_LE ||
+      asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
+    return std::nullopt;
+  // `beg = ptr[v]`, `end = ptr[v + 1]`: read directly or through locals.
+  auto LoadOf = [&](const Expr *E) {
+    E = stripIndexCasts(E);
+    if (const Expr *Init = unchangedInit(E))
+      E = stripIndexCasts(Init);
+    return dyn_cast<ArraySubscriptExpr>(E);
+  };
+  const ArraySubscriptExpr *Start = LoadOf(Var->getInit());
+  const ArraySubscriptExpr *End = LoadOf(Cond->getRHS());
+  if (!Start || !End || !isSameValue(Start->getBase(), End->getBase(), Context))
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> StartTerms, EndTerms;
+  int64_t StartConstant = 0, EndConstant = 0;
+  flattenSum(Start->getIdx(), Context, StartTerms, StartConstant);
+  flattenSum(End->getIdx(), Context, EndTerms, EndConstant);
+  if (EndConstant != StartConstant + 1 ||
+      StartTerms.size() != EndTerms.size() ||
+      !llvm::all_of(llvm::zip(StartTerms, EndTerms), [&](auto Pair) {
+        return isSameValue(std::get<0>(Pair), std::get<1>(Pair), Context);
+      }))
+    return std::nullopt;
+  // A check inside the loop (`if (i == end) break;`) keeps it in range.
+  if (const Fact *F = find(Index, Facts);
+      F && F->UpperSlack && *F->UpperSlack <= 0)
+    return std::nullopt;
+  IndexProblem Problem;
+  Problem.Kind = IndexProblemKind::OnePastTheBound;
+  Problem.Source = IndexSource::Loaded;
+  Problem.Part = Index;
+  Problem.Variable = Var;
+  Problem.Guard = Cond;
+  Problem.Bound = Cond->getRHS();
+  Problem.PastRangeEnd = true;
+  return Problem;
+}
+
+const Expr *GuardDataflow::pointerOffsetOf(const Expr *Base) const {
+  const VarDecl *Var = asLocalVariable(Base->IgnoreParenImpCasts());
+  if (!Var || isa<ParmVarDecl>(Var) || !Var->getType()->isPointerType() ||
+      Reassigned.count(Var) || !Var->getInit())
+    return nullptr;
+  if (auto Sum = splitPointerSum(Var->getInit(), /*AddressOfElement=*/true))
+    return Sum->second;
+  return nullptr;
+}
+
+void GuardDataflow::checkPointerArguments(
+    const CallExpr &Call, const FactSet &Facts,
+    std::vector<UnguardedAccess> &Findings) {
+  // Member and operator calls number their arguments differently; the
+  // accessors that matter are free functions.
+  if (isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call))
     return;
+  for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
+    auto Sum = splitPointerSum(Call.getArg(I));
+    if (!Sum || !Dereferenced.dereferences(Call, I))
+      continue;
+    IndexedAccess Access{Call.getArg(I), Sum->first, Sum->second};
+    Access.PassedTo = &Call;
+    checkAccess(Access, Facts, Findings);
+  }
+}
+
+void GuardDataflow::checkAccess(IndexedAccess Access, const FactSet &Facts,
+                                std::vector<UnguardedAccess> &Findings) {
+  if (!Access.BaseOffset)
+    Access.BaseOffset = pointerOffsetOf(Access.Base);
+  // `row[c]` with `row = feats + r * ld`: the row's offset is part of the
+  // index into feats, and needs the bound its guard gives.
+  if (Access.BaseOffset && needsBound(stripIndexCasts(Access.BaseOffset))) {
+    UpperTrusted = false;
+    CurrentExtent.reset();
+    ExtentPlusOne = false;
+    Judgement Offset;
+    evaluate(Access.BaseOffset, 0, Facts, Offset);
+    if (!Offset.Problems.empty()) {
+      Findings.push_back({Access, Offset.Problems});
+      return;
+    }
+  }
+  const Expr *Index = stripIndexCasts(Access.Index);
+  if (!needsBound(Index)) {
+    if (std::optional<IndexProblem> Problem = pastHalfOpenRange(Index, Facts))
+      Findings.push_back({Access, {*Problem}});
+    return;
+  }
   ValueOrigin Origin = Provenance.originOf(Index);
   if (Origin.IsBareCoordinate) {
     if (Options.Unproven)
@@ -1164,8 +1346,10 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
   } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
     if (isNoReturnCall(Call))
       return false;
-    if (Findings)
+    if (Findings) {
       checkHelperCall(*Call, Facts, *Findings);
+      checkPointerArguments(*Call, Facts, *Findings);
+    }
   }
   return true;
 }

@@ -35,12 +35,19 @@ class FunctionDecl;
 
 namespace gpuguard {
 
-/// A subscript (`a[i]`, `acc[i]` through operator[]) or a dereference of
-/// pointer arithmetic (`*(p + i)`).
+/// A subscript (`a[i]`, `acc[i]` through operator[]), a dereference of
+/// pointer arithmetic (`*(p + i)`), or pointer arithmetic passed to a call
+/// that accesses memory through it (`__ldg(p + i)`, `store4(out + i, v)`).
 struct IndexedAccess {
   const clang::Expr *Access = nullptr;
   const clang::Expr *Base = nullptr;
   const clang::Expr *Index = nullptr;
+  /// When Base is a local pointer set once to another pointer plus an
+  /// offset (`float *row = feats + r * ld;`), that offset: part of the
+  /// index into the pointer it was made from.
+  const clang::Expr *BaseOffset = nullptr;
+  /// The call the pointer is passed to, for the third kind.
+  const clang::CallExpr *PassedTo = nullptr;
 };
 
 /// Decomposes \p E into an indexed access, if it is one.
@@ -85,6 +92,14 @@ struct IndexProblem {
   const clang::Expr *Addend = nullptr;
   /// The problem is the lower bound (below zero), not the upper one.
   bool MissingLowerBound = false;
+  /// An OffsetNotCovered offset that stays inside the vector the index
+  /// steps by (`dst[idx + k]`, `k < 4`, `idx` a multiple of 4): out of
+  /// bounds only when the bound is not a multiple of the vector width.
+  bool WithinAlignedVector = false;
+  /// A OnePastTheBound from a loop that runs to the end of a half-open
+  /// range it loaded (`for (i = ptr[v]; i <= ptr[v + 1]; ++i)`), which is
+  /// the start of the next range.
+  bool PastRangeEnd = false;
 };
 
 /// An access whose index is not known to be in bounds on every path.

@@ -166,6 +166,52 @@ bool guardsOffsetForm(const UnguardedAccess &Access, const Expr *Part,
   });
 }
 
+/// Whether \p Var is decreased after the statement whose condition holds
+/// \p Comparison ends and before \p Access: the comparison was about an
+/// earlier, larger value (`for (; c < C; c += s) ...; c -= s; ... p + c`).
+/// A value that grew since (`i += blockDim.x`) keeps the evidence.
+bool decreasedSince(const VarDecl *Var, const Expr *Comparison,
+                    const Expr *Access, const IndexEvidenceContext &Where) {
+  const SourceManager &Sources = Where.Context.getSourceManager();
+  const Stmt *Owner = nullptr;
+  std::function<void(const Stmt *)> FindOwner = [&](const Stmt *S) {
+    if (!S || Owner)
+      return;
+    if (const Expr *Condition = conditionOf(S);
+        Condition && encloses(Condition, Comparison, Where.Context)) {
+      Owner = S;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      FindOwner(Child);
+  };
+  FindOwner(Where.Function.getBody());
+  SourceLocation After = Owner ? Owner->getEndLoc() : Comparison->getEndLoc();
+  bool Found = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Found)
+      return;
+    const Expr *Target = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_SubAssign)
+      Target = BO->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && UO->isDecrementOp())
+      Target = UO->getSubExpr();
+    if (Target && asLocalVariable(Target->IgnoreParenImpCasts()) == Var &&
+        Sources.isBeforeInTranslationUnit(After, S->getBeginLoc()) &&
+        Sources.isBeforeInTranslationUnit(S->getEndLoc(),
+                                          Access->getBeginLoc())) {
+      Found = true;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(Where.Function.getBody());
+  return Found;
+}
+
 /// The comparison elsewhere in the function that bounds the faulty part
 /// itself by a size, on a path that does not reach the
 /// access; or null. Only the part: that `i` is compared says nothing of
@@ -178,6 +224,9 @@ const Expr *comparisonElsewhere(const UnguardedAccess &Access,
   const Expr *Comparison = Where.Compared.boundingComparison(Problem.Part);
   if (!Comparison || !comparesWithSize(Comparison, Problem.Part, Where) ||
       guardsAccess(Comparison, Access, Where))
+    return nullptr;
+  if (Problem.Variable && Where.Assigned.contains(Problem.Variable) &&
+      decreasedSince(Problem.Variable, Comparison, Access.Access.Access, Where))
     return nullptr;
   return Comparison;
 }
@@ -283,6 +332,8 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
     return {IndexEvidenceKind::BlockLocalIndex};
   switch (Problem.Kind) {
   case IndexProblemKind::OnePastTheBound:
+    if (Problem.PastRangeEnd)
+      return {IndexEvidenceKind::WeakGuard};
     if (Problem.Bound ? isSizeLikeBound(Problem.Bound, Where)
                       : clampsToSize(Problem.Guard, Where))
       return {IndexEvidenceKind::WeakGuard};
@@ -290,6 +341,10 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   case IndexProblemKind::NegativeOffset:
     return {IndexEvidenceKind::ThreadZero};
   case IndexProblemKind::OffsetNotCovered:
+    // The lanes of an aligned vector pass the bound only if the data size
+    // is not a multiple of the width, which vectorised code asserts.
+    if (Problem.WithinAlignedVector)
+      return {};
     if (isUncoveredOffsetEvidence(Access, Problem, Where))
       return {IndexEvidenceKind::WeakGuard};
     return {};

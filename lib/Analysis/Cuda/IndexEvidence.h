@@ -6,8 +6,12 @@
 /// the strict profile, and checked at run time by `--instrument=all`. The
 /// evidence, strongest first:
 ///  - the guard exists and is too weak: it lets a size-like bound through
-///    (`j > n` exits, `i <= n`), or it does not cover a constant added to
+///    (`j > n` exits, `i <= n`, a loop to the end of a CSR row inclusive:
+///    `i <= ptr[v + 1]`), or it does not cover a constant added to
 ///    the index of global memory (`i + 1` under `i < n`);
+///    An offset that stays inside the vector the index steps by
+///    (`dst[idx + k]`, `k < 4`, `idx` a multiple of 4) is not evidence: it
+///    passes the bound only when the data size is not a multiple of 4;
 ///  - the index goes below zero at thread 0 (`i - 1`, no lower bound);
 ///  - a visible launch rounds the grid up, so the last block has threads
 ///    past the data and an index with no guard runs off the end;

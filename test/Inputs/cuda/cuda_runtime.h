@@ -158,6 +158,12 @@ __device__ float __shfl_down_sync(unsigned Mask, float Var, int Delta,
                                   int Width = 32);
 __device__ float atomicAdd(float *Address, float Value);
 __device__ int atomicAdd(int *Address, int Value);
+__device__ float __ldg(const float *Address);
+struct float4 {
+  float x, y, z, w;
+};
+__device__ float4 __ldcs(const float4 *Address);
+__device__ void __stcs(float4 *Address, float4 Value);
 __device__ int min(int, int);
 __device__ unsigned min(unsigned, unsigned);
 __device__ int max(int, int);

@@ -178,3 +178,161 @@ __global__ void upperTriangle(float *p, int ld) {
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: 'i' in the index of 'p[i * ld + j]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
 }
+
+// ---- Pointers as indexes ---------------------------------------------------
+
+// Helpers that load and store through their pointer argument: the pointer
+// sum passed to them is an access like `out[idx]`.
+__device__ float4 load4(const float *p) {
+  return __ldcs(reinterpret_cast<const float4 *>(p));
+}
+__device__ void store4(float *p, float4 v) {
+  *reinterpret_cast<float4 *>(p) = v;
+}
+// Takes a pointer but never reads through it.
+__device__ bool isAligned(const float *p) {
+  return (reinterpret_cast<unsigned long long>(p) & 15) == 0;
+}
+
+__global__ void copyVectors(float *out, const float *in, int n) {
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (idx > n)
+    return;
+  store4(out + idx, load4(in + idx));
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: the guard lets index 'idx' of 'out + idx' reach 'n', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'idx' can be equal to its bound past this guard
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'store4' accesses memory through the pointer
+  // CHECK-NOTES: :[[@LINE-4]]:27: note: the same index reaches 'in + idx' here
+}
+
+__global__ void copyVectorsGuarded(float *out, const float *in, int n) {
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (idx >= n || !isAligned(in + idx))
+    return;
+  store4(out + idx, load4(in + idx));
+  out[0] = __ldg(in + idx);
+}
+
+// The intrinsics themselves, with no guard and a rounded-up launch.
+__global__ void loadCached(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(out + i, __ldg(in + i));
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: index 'i' of 'out + i' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+13]]:16: note: 'loadCached' is launched with this grid, rounded up from the data size; the last block has threads past the end
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: 'atomicAdd' accesses memory through the pointer
+  // CHECK-NOTES: :[[@LINE-5]]:28: note: the same index reaches 'in + i' here
+}
+
+// `&hist[bin]` passed to an atomic is the subscript `hist[bin]`, once.
+__global__ void countInRange(int *hist, const int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&hist[bins[i]], 1);
+}
+
+void launchLoadCached(float *out, const float *in, int n) {
+  loadCached<<<(n + 127) / 128, 128>>>(out, in);
+}
+
+// A row pointer carries the row into every access through it.
+__global__ void zeroRows(float *feats, int rows, int ld) {
+  int r = blockIdx.x;
+  if (r > rows)
+    return;
+  float *row = feats + r * ld;
+  for (int c = threadIdx.x; c < ld; c += blockDim.x)
+    row[c] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: the guard lets index 'r' of 'row[c]' reach 'rows', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: 'r' can be equal to its bound past this guard
+  // CHECK-NOTES: :[[@LINE-5]]:10: note: 'row' points 'r * ld' elements into the data it is made from
+}
+
+__global__ void zeroRowsGuarded(float *feats, int rows, int ld) {
+  int r = blockIdx.x * blockDim.y + threadIdx.y;
+  if (r >= rows)
+    return;
+  float *row = &feats[r * ld];
+  const float *first = feats + blockIdx.x * ld;
+  for (int c = threadIdx.x; c < ld; c += blockDim.x)
+    row[c] = first[c];
+}
+
+// A pointer that moves is not a fixed row.
+__global__ void walkRows(float *feats, int rows, int ld) {
+  int r = blockIdx.x;
+  if (r > rows)
+    return;
+  float *p = feats;
+  p += ld;
+  p[threadIdx.x] = 0.0f;
+}
+
+// A loop over a CSR row that visits the next row's first entry.
+__global__ void sumNeighbours(float *y, const int *rowStart, const int *cols,
+                              const float *x, int n) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n)
+    return;
+  int begin = rowStart[v];
+  int end = rowStart[v + 1];
+  float sum = 0.0f;
+  for (int e = begin; e <= end; ++e)
+    sum += x[cols[e]];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: the guard lets index 'e' of 'cols[e]' reach 'end', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:23: note: 'end' starts the next range; the loop visits it too
+  for (int e = rowStart[v]; e < rowStart[v + 1]; ++e)
+    sum += x[cols[e]];
+  // Inclusive ranges of another shape are the author's convention.
+  for (int e = begin; e <= end - 1; ++e)
+    sum += x[cols[e]];
+  for (int e = rowStart[v]; e <= rowStart[n]; ++e)
+    sum += x[cols[e]];
+  y[v] = sum;
+}
+
+// ---- Vector lanes ----------------------------------------------------------
+
+// `idx + k`, k below the width idx steps by: past n only when n is not a
+// multiple of 4, which vectorised code asserts on the host.
+__global__ void addLanes(float *dst, const float *src, int n) {
+  int idx = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (idx < n) {
+    for (int k = 0; k < 4; ++k)
+      dst[idx + k] += src[idx + k];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:7: warning: index 'idx + k' of 'dst[idx + k]' is not covered by the guard on 'idx' [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'idx', not 'idx + 3'
+    // CHECK-NOTES-STRICT: :[[@LINE-3]]:23: note: the same index reaches 'src[idx + k]' here
+    // A lane past the vector is past n whatever n is.
+    for (int k = 0; k <= 4; ++k)
+      dst[idx + k] = 0.0f;
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: index 'idx + k' of 'dst[idx + k]' is not covered by the guard on 'idx' [cuda-unchecked-index]
+    // CHECK-NOTES: :[[@LINE-10]]:7: note: guard here bounds 'idx', not 'idx + 4'
+  }
+}
+
+// A comparison about an earlier, larger value is no evidence: the second loop
+// walks back from where the first one stopped.
+__global__ void forwardThenBack(float *out, const float *in, int C) {
+  int c = threadIdx.x * 4;
+  for (; c < C; c += 32 * 4)
+    store4(out + c, load4(in + c));
+  c -= 32 * 4;
+  for (; c >= 0; c -= 32 * 4)
+    store4(out + c, load4(in + c));
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: index 'c' of 'out + c' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-7]]:7: note: 'c' is computed here from 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:5: note: 'store4' accesses memory through the pointer
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:27: note: the same index reaches 'in + c' here
+}
+
+// The value the loop left behind is past the bound it compared with.
+__global__ void afterTheLoop(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i < n; i += blockDim.x * gridDim.x)
+    out[i] = 0.0f;
+  out[i] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:10: note: 'i' is compared with a bound here, which does not hold at this access
+}
