@@ -4,11 +4,14 @@
     bench_real_code.py --gpuguard BIN [--corpora DIR] [--out DIR] [-j N]
                        [--corpus NAME ...] [-- EXTRA GPUGUARD ARGS]
 
-Runs gpuguard over the corpora of ../shared/corpora (llm.c and NVIDIA's
-cuda-samples) with the flags their README gives, and prints, per corpus and
-check: files, KLOC, files not parsed, findings and findings per KLOC. KLOC
-counts the lines of the `.cu` files checked; findings in headers count only
-where the header filter shows them (none by default, as for a user).
+Runs gpuguard over the corpora of ../shared/corpora (llm.c, NVIDIA's
+cuda-samples and the pytorch-cpp LibTorch tutorials) with the flags their
+README gives, and prints, per corpus and check: files, KLOC, files not
+parsed, findings and findings per KLOC. KLOC counts the lines of the source
+files checked (`.cu`; `.cpp` for pytorch-cpp); findings in headers count only
+where the header filter shows them (none by default, as for a user). Each
+pytorch-cpp tutorial is one run with its own `include/` folder, as its CMake
+build has it, and `--torch-pch`.
 
 With --out, it writes each corpus's findings (`<corpus>.findings.txt`, one
 `file:line:col: check: message` per line, sorted) and gpuguard's whole
@@ -32,15 +35,41 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CORPORA = os.path.normpath(os.path.join(HERE, "..", "..", "shared",
                                                 "corpora"))
 
-# name -> (directory under the corpora, which .cu files, compile flags), as
-# the corpora's README gives them.
+# name -> (directory under the corpora, which source files, compile flags),
+# as the corpora's README gives them.
 CORPORA = {
-    "llm.c": ("llm.c", lambda path: True,
+    "llm.c": ("llm.c", lambda path: path.endswith(".cu"),
               ["-std=c++17", "-I", "llm.c", "-I", "llm.c/llmc"]),
     "cuda-samples": ("cuda-samples/Samples",
-                     lambda path: "/8_Platform_Specific/" not in path,
+                     lambda path: path.endswith(".cu") and
+                     "/8_Platform_Specific/" not in path,
                      ["-std=c++17", "-I", "cuda-samples/Common"]),
+    "pytorch-cpp": ("pytorch-cpp", lambda path: path.endswith(".cpp"),
+                    ["-std=c++17", "-I", "pytorch-cpp/utils/image_io/include"]),
 }
+
+# Arguments for gpuguard itself, per corpus.
+CORPUS_ARGS = {"pytorch-cpp": ["--torch-pch"]}
+
+
+def groups(corpora, name, files, flags):
+    """The runs a corpus takes: (files, flags) pairs. A LibTorch tutorial
+    adds its own include/ folder, so each is a run of its own."""
+    if name != "pytorch-cpp":
+        return [(files, flags)]
+    by_root = collections.defaultdict(list)
+    for path in files:
+        root = os.path.dirname(path)
+        if os.path.basename(root) == "src":
+            root = os.path.dirname(root)
+        by_root[root].append(path)
+    runs = []
+    for root, members in sorted(by_root.items()):
+        include = os.path.join(root, "include")
+        extra = ["-I", include] if os.path.isdir(os.path.join(corpora,
+                                                               include)) else []
+        runs.append((members, flags + extra))
+    return runs
 
 FINDING = re.compile(r"^(?P<file>[^ :][^:]*):(?P<line>\d+):(?P<col>\d+): "
                      r"warning: (?P<message>.*) \[(?P<check>[a-z]+-[a-z-]+)\]$")
@@ -52,7 +81,7 @@ def sources(corpora, directory, keep):
     for root, _, files in os.walk(os.path.join(corpora, directory)):
         for name in files:
             path = os.path.relpath(os.path.join(root, name), corpora)
-            if name.endswith(".cu") and keep("/" + path):
+            if keep("/" + path):
                 found.append(path)
     return sorted(found)
 
@@ -100,7 +129,12 @@ def main():
         directory, keep, flags = CORPORA[name]
         files = sources(corpora, directory, keep)
         kloc = count_lines(corpora, files) / 1000
-        output, elapsed = run(gpuguard, corpora, files, flags, args.jobs, extra)
+        output, elapsed = "", 0.0
+        for members, run_flags in groups(corpora, name, files, flags):
+            part, seconds = run(gpuguard, corpora, members, run_flags,
+                                args.jobs, CORPUS_ARGS.get(name, []) + extra)
+            output += part
+            elapsed += seconds
         findings = sorted({(m["file"], int(m["line"]), int(m["col"]),
                             m["check"], m["message"])
                            for m in map(FINDING.match, output.splitlines())

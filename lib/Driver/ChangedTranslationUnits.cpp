@@ -51,7 +51,7 @@ std::vector<std::string> changedTranslationUnits(
       for (const CompileCommand &Command :
            Database->getCompileCommands(Candidate))
         llvm::append_range(SearchDirs, frontend::includeSearchDirs(Command));
-    if (Finder.includesChanged(Candidate, SearchDirs)) {
+    if (Finder.includesMatch(Candidate, SearchDirs)) {
       Chosen.insert(RealPath(Candidate));
       Units.push_back(Candidate);
     }

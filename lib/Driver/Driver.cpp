@@ -349,16 +349,17 @@ bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
   return true;
 }
 
-/// The LibTorch flags for files checked without flags; the database uses
-/// them when \p NoFlagsGiven, and they must outlive it.
+/// The LibTorch flags for files whose commands do not find LibTorch; they
+/// must outlive the database.
 std::unique_ptr<frontend::TorchDefaults>
-useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
-                 bool NoFlagsGiven) {
+useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database) {
   frontend::TorchDefaults::Options TorchOptions;
   TorchOptions.UsePch = options::TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
   TorchOptions.ToolVersion = GPUGUARD_VERSION;
   TorchOptions.ClangResourceDir = GPUGUARD_CLANG_RESOURCE_DIR;
+  llvm::append_range(TorchOptions.ExtraArgs, options::ExtraArgsBefore);
+  llvm::append_range(TorchOptions.ExtraArgs, options::ExtraArgs);
   // Said again for every LibTorch file; printed with the first in input
   // order, like the nvcc warnings.
   auto Collect = [](bool IsNote) {
@@ -374,11 +375,7 @@ useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
   TorchOptions.Warn = Collect(/*IsNote=*/false);
   auto Torch =
       std::make_unique<frontend::TorchDefaults>(std::move(TorchOptions));
-  if (NoFlagsGiven)
-    Database.setTorchDefaults(Torch.get());
-  else if (options::TorchPch)
-    warning("--torch-pch applies only to files checked without flags; "
-            "it is ignored with -p or flags after '--'");
+  Database.setTorchDefaults(Torch.get());
   return Torch;
 }
 
@@ -455,8 +452,7 @@ int runGpuGuard(int Argc, const char **Argv) {
       [](llvm::StringRef Key, const llvm::Twine &Message) {
         setupMessage({Key.str(), Message.str()});
       });
-  std::unique_ptr<frontend::TorchDefaults> Torch =
-      useTorchDefaults(Database, NoFlagsGiven);
+  std::unique_ptr<frontend::TorchDefaults> Torch = useTorchDefaults(Database);
 
   enableCrashRecovery();
   llvm::InitializeAllTargetInfos();

@@ -296,22 +296,29 @@ std::vector<CompileCommand> GpuGuardCompilationDatabase::getUnderlyingCommands(
 std::vector<CompileCommand> GpuGuardCompilationDatabase::getCompileCommands(
     llvm::StringRef FilePath) const {
   std::vector<CompileCommand> Commands = getUnderlyingCommands(FilePath);
+  bool OwnFlags = !Commands.empty();
   if (Commands.empty()) {
     CompileCommand Default;
-    Default.Directory = llvm::sys::path::parent_path(FilePath).str();
-    if (Default.Directory.empty())
-      Default.Directory = ".";
+    // Relative paths in --extra-arg resolve against the working directory,
+    // as those after `--` do.
+    llvm::SmallString<256> WorkingDirectory;
+    if (llvm::sys::fs::current_path(WorkingDirectory))
+      WorkingDirectory = llvm::sys::path::parent_path(FilePath);
+    Default.Directory =
+        WorkingDirectory.empty() ? "." : std::string(WorkingDirectory);
     Default.Filename = FilePath.str();
-    Default.CommandLine = {"clang++"};
-    // Without flags, a file that includes LibTorch needs its headers found.
-    if (Torch) {
-      std::vector<std::string> TorchFlags = Torch->flagsFor(FilePath);
-      Default.CommandLine.insert(Default.CommandLine.end(), TorchFlags.begin(),
-                                 TorchFlags.end());
-    }
-    Default.CommandLine.push_back(FilePath.str());
+    Default.CommandLine = {"clang++", FilePath.str()};
     Commands.push_back(std::move(Default));
   }
+  // A file that reaches LibTorch through its includes needs its headers,
+  // whatever the flags' source, unless the command finds them itself.
+  if (Torch)
+    for (CompileCommand &Command : Commands) {
+      std::vector<std::string> TorchFlags = Torch->flagsFor(Command, OwnFlags);
+      if (!Command.CommandLine.empty())
+        Command.CommandLine.insert(Command.CommandLine.begin() + 1,
+                                   TorchFlags.begin(), TorchFlags.end());
+    }
   auto Warn = [this](llvm::StringRef Key, const llvm::Twine &Message) {
     warn(Key, Message);
   };

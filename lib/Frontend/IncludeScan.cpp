@@ -68,12 +68,17 @@ std::vector<std::string> scanIncludes(llvm::StringRef Text) {
 }
 
 std::vector<std::string>
-includeSearchDirs(const clang::tooling::CompileCommand &Command) {
+includeSearchDirs(const clang::tooling::CompileCommand &Command,
+                  bool WithSystemDirs) {
   std::vector<std::string> Dirs;
   const std::vector<std::string> &Args = Command.CommandLine;
+  llvm::SmallVector<llvm::StringRef, 5> Flags = {"--include-path", "-iquote",
+                                                 "-I"};
+  if (WithSystemDirs)
+    Flags.append({"-isystem", "-idirafter"});
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef Arg = Args[I];
-    for (llvm::StringRef Flag : {"--include-path", "-iquote", "-I"}) {
+    for (llvm::StringRef Flag : Flags) {
       if (!Arg.consume_front(Flag))
         continue;
       Arg.consume_front("=");
@@ -87,22 +92,24 @@ includeSearchDirs(const clang::tooling::CompileCommand &Command) {
   return Dirs;
 }
 
+IncluderFinder::IncluderFinder(SpelledMatcher Matches)
+    : Matches(std::move(Matches)) {}
+
 IncluderFinder::IncluderFinder(std::vector<std::string> ChangedHeaders)
-    : Changed(std::move(ChangedHeaders)) {}
+    : Matches([Changed = std::move(ChangedHeaders)](llvm::StringRef Spelled) {
+        std::string Suffix = resolvableSuffix(Spelled);
+        if (Suffix.empty())
+          return false;
+        return llvm::any_of(Changed, [&](llvm::StringRef Header) {
+          return Header == Suffix ||
+                 (Header.ends_with(Suffix) &&
+                  llvm::sys::path::is_separator(
+                      Header[Header.size() - Suffix.size() - 1]));
+        });
+      }) {}
 
-bool IncluderFinder::namesChangedHeader(llvm::StringRef Spelled) const {
-  std::string Suffix = resolvableSuffix(Spelled);
-  if (Suffix.empty())
-    return false;
-  return llvm::any_of(Changed, [&](llvm::StringRef Header) {
-    return Header == Suffix || (Header.ends_with(Suffix) &&
-                                llvm::sys::path::is_separator(
-                                    Header[Header.size() - Suffix.size() - 1]));
-  });
-}
-
-bool IncluderFinder::includesChanged(llvm::StringRef File,
-                                     llvm::ArrayRef<std::string> SearchDirs) {
+bool IncluderFinder::includesMatch(llvm::StringRef File,
+                                   llvm::ArrayRef<std::string> SearchDirs) {
   bool Incomplete = false;
   return visit(absoluteIn(".", File), SearchDirs, Incomplete);
 }
@@ -128,7 +135,7 @@ bool IncluderFinder::visit(const std::string &File,
   llvm::StringRef Directory = llvm::sys::path::parent_path(File);
   bool Includes = false, SubtreeIncomplete = false;
   for (const std::string &Name : Names) {
-    if (namesChangedHeader(Name)) {
+    if (Matches(Name)) {
       Includes = true;
       break;
     }

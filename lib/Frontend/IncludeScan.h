@@ -23,6 +23,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,28 +37,36 @@ bool isHeaderPath(llvm::StringRef Path);
 std::vector<std::string> scanIncludes(llvm::StringRef Text);
 
 /// The user include directories of \p Command (`-I`, `-iquote`, nvcc's
-/// `--include-path`), absolute.
+/// `--include-path`), absolute; with \p WithSystemDirs, `-isystem` and
+/// `-idirafter` too.
 std::vector<std::string>
-includeSearchDirs(const clang::tooling::CompileCommand &Command);
+includeSearchDirs(const clang::tooling::CompileCommand &Command,
+                  bool WithSystemDirs = false);
 
-/// Answers, for one run, which files include a changed header.
+/// Answers, for one run, which files include a header of interest, directly
+/// or through the files they include.
 class IncluderFinder {
 public:
-  /// \p ChangedHeaders are absolute paths.
+  /// Whether an include, as spelled, names a header of interest.
+  using SpelledMatcher = std::function<bool(llvm::StringRef Spelled)>;
+
+  /// Headers of interest are those \p Matches accepts.
+  explicit IncluderFinder(SpelledMatcher Matches);
+  /// Headers of interest are the changed ones, \p ChangedHeaders, whatever
+  /// directory an include of theirs resolves against. Absolute paths.
   explicit IncluderFinder(std::vector<std::string> ChangedHeaders);
 
-  /// Whether \p File includes one of the changed headers, directly or
-  /// through the files it includes, searching \p SearchDirs.
-  bool includesChanged(llvm::StringRef File,
-                       llvm::ArrayRef<std::string> SearchDirs);
+  /// Whether \p File includes a header of interest, directly or through
+  /// the files it includes, searching \p SearchDirs.
+  bool includesMatch(llvm::StringRef File,
+                     llvm::ArrayRef<std::string> SearchDirs);
 
 private:
   enum class State { Visiting, Includes, DoesNotInclude };
   bool visit(const std::string &File, llvm::ArrayRef<std::string> SearchDirs,
              bool &Incomplete);
-  bool namesChangedHeader(llvm::StringRef Spelled) const;
 
-  std::vector<std::string> Changed;
+  SpelledMatcher Matches;
   llvm::StringMap<State> States;
 };
 

@@ -1,6 +1,7 @@
 //===--- TorchDiscovery.cpp - Finding LibTorch for files without flags ----===//
 
 #include "Frontend/TorchDiscovery.h"
+#include "Frontend/IncludeScan.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
@@ -11,7 +12,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
@@ -212,10 +212,39 @@ std::optional<TorchInstallation> findTorch() {
   return std::nullopt;
 }
 
-bool includesTorch(llvm::StringRef SourceText) {
-  static const llvm::Regex Include(
-      R"(#[[:space:]]*include[[:space:]]*[<"](torch|ATen)/)");
-  return Include.match(SourceText);
+bool isTorchInclude(llvm::StringRef Spelled) {
+  return Spelled.starts_with("torch/") || Spelled.starts_with("ATen/");
+}
+
+bool isPchCompatible(llvm::ArrayRef<std::string> Arguments) {
+  // What changes neither the language nor the code generation options
+  // recorded in the header; anything else (-O2, -std=c++20, -fopenmp,
+  // -march=...) is taken as a mismatch.
+  for (size_t I = 1; I < Arguments.size(); ++I) {
+    llvm::StringRef Arg = Arguments[I];
+    if (!Arg.starts_with("-"))
+      continue;
+    if (llvm::is_contained({"-I", "-isystem", "-iquote", "-idirafter", "-D",
+                            "-U", "-o", "-MF", "-MT", "-MQ", "-x", "-include"},
+                           Arg)) {
+      ++I; // The flag's value.
+      continue;
+    }
+    bool Harmless =
+        llvm::any_of(
+            std::initializer_list<llvm::StringRef>{
+                "-I", "-isystem", "-iquote", "-idirafter", "-D", "-U", "-W",
+                "-o", "-g", "-fdiagnostics-", "-fcolor-diagnostics",
+                "-fno-color-diagnostics", "-fmessage-length", "-M"},
+            [&](llvm::StringRef Prefix) { return Arg.starts_with(Prefix); }) ||
+        llvm::is_contained({"-c", "-O0", "-std=c++17", "-fPIC", "-fpic",
+                            "-fPIE", "-fpie", "-pthread", "-pipe",
+                            "-fsyntax-only", "-xc++", "-Xclang"},
+                           Arg);
+    if (!Harmless)
+      return false;
+  }
+  return true;
 }
 
 bool isCxxPath(llvm::StringRef File) {
@@ -322,8 +351,8 @@ void TorchDefaults::decide() {
   std::string Version = Torch->Version.empty() ? "" : " " + Torch->Version;
   AddNote("using LibTorch" + Version + " from " + Torch->Root + " (" +
           Torch->FoundBy +
-          ") for files that include it; pass -- <flags> or -p to choose "
-          "another");
+          ") for files that include it; pass another's include directories "
+          "(-isystem) to choose it");
   if (!Opts.UsePch)
     return;
   if (Opts.CacheDir.empty()) {
@@ -343,14 +372,31 @@ void TorchDefaults::decide() {
                "; parsing <torch/torch.h> in full");
     return;
   }
+  PchFlag = Flags.size();
   Flags.insert(Flags.end(), {"-include-pch", *Pch});
 }
 
-std::vector<std::string> TorchDefaults::flagsFor(llvm::StringRef File) {
-  if (!isCxxPath(File))
+/// Whether one of \p Dirs holds LibTorch's C++ API headers.
+static bool findsTorch(llvm::ArrayRef<std::string> Dirs) {
+  return llvm::any_of(Dirs, [](const std::string &Dir) {
+    return fs::exists(joinPath(Dir, "torch/torch.h"));
+  });
+}
+
+std::vector<std::string>
+TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
+                        bool OwnFlags) {
+  if (!isCxxPath(Command.Filename))
     return {};
-  auto Buffer = llvm::MemoryBuffer::getFile(File);
-  if (!Buffer || !includesTorch((*Buffer)->getBuffer()))
+  std::string File = Command.Filename;
+  if (!path::is_absolute(File))
+    File = joinPath(Command.Directory, File);
+  clang::tooling::CompileCommand Searched = Command;
+  llvm::append_range(Searched.CommandLine, Opts.ExtraArgs);
+  if (findsTorch(includeSearchDirs(Searched, /*WithSystemDirs=*/true)))
+    return {};
+  IncluderFinder Finder(isTorchInclude);
+  if (!Finder.includesMatch(File, includeSearchDirs(Searched)))
     return {};
   std::call_once(Decided, [this] { decide(); });
   for (const auto &[IsWarning, Text] : Messages) {
@@ -358,7 +404,24 @@ std::vector<std::string> TorchDefaults::flagsFor(llvm::StringRef File) {
     if (Say)
       Say(Text);
   }
-  return Flags;
+  if (!OwnFlags)
+    return Flags;
+  std::vector<std::string> Own;
+  bool SetsStandard =
+      llvm::any_of(Command.CommandLine, [](llvm::StringRef Arg) {
+        return Arg.starts_with("-std=") || Arg.starts_with("--std");
+      });
+  bool KeepPch = isPchCompatible(Command.CommandLine);
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    if (Flags[I] == "-std=c++17" && SetsStandard)
+      continue;
+    if (PchFlag && I == *PchFlag && !KeepPch) {
+      ++I;
+      continue;
+    }
+    Own.push_back(Flags[I]);
+  }
+  return Own;
 }
 
 } // namespace gpuguard::frontend

@@ -2,9 +2,11 @@
 //-*-===//
 ///
 /// \file
-/// Lets `gpuguard file.cpp` check a LibTorch program with no compile flags
-/// and no compilation database: a C++ file that includes `<torch/...>` or
-/// `<ATen/...>` gets the include directories of an installed LibTorch
+/// Lets `gpuguard file.cpp` check a LibTorch program whose flags do not
+/// name LibTorch (none at all, a project's own `-I` after `--`, a database
+/// from another machine): a C++ file that reaches `<torch/...>` or
+/// `<ATen/...>` through the includes the preprocessor would follow gets the
+/// include directories of an installed LibTorch
 /// ($Torch_DIR, $LIBTORCH, a CMake `Torch` package in the usual prefixes,
 /// then Debian's layout under /usr) and `-std=c++17`. On request, a
 /// precompiled header of `<torch/torch.h>` is built once into a cache
@@ -15,6 +17,8 @@
 #ifndef GPUGUARD_FRONTEND_TORCHDISCOVERY_H
 #define GPUGUARD_FRONTEND_TORCHDISCOVERY_H
 
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -54,8 +58,13 @@ std::optional<TorchInstallation> readTorchPackage(llvm::StringRef PackageDir,
 /// (colon-separated) when set.
 std::optional<TorchInstallation> findTorch();
 
-/// Whether the source text includes a LibTorch header: a cheap textual test.
-bool includesTorch(llvm::StringRef SourceText);
+/// Whether an include, as spelled, names a LibTorch header.
+bool isTorchInclude(llvm::StringRef Spelled);
+
+/// Whether the arguments of a command with flags of its own leave a
+/// precompiled `<torch/torch.h>` usable: Clang rejects one built with
+/// another language standard, optimisation level or feature flag.
+bool isPchCompatible(llvm::ArrayRef<std::string> Arguments);
 
 /// Whether \p File is a C++ (not C, not CUDA) source or header by its name.
 bool isCxxPath(llvm::StringRef File);
@@ -93,15 +102,24 @@ public:
     std::string ClangResourceDir;
     std::function<void(const llvm::Twine &)> Note;
     std::function<void(const llvm::Twine &)> Warn;
+    /// --extra-arg and --extra-arg-before: their include directories are
+    /// searched too when deciding whether a file reaches LibTorch.
+    std::vector<std::string> ExtraArgs;
     /// Something slow starts (precompiling <torch/torch.h>).
     std::function<void(const llvm::Twine &)> Progress;
   };
 
   explicit TorchDefaults(Options Opts) : Opts(std::move(Opts)) {}
 
-  /// Flags for the default command of \p File, to go before the file name;
-  /// empty when \p File is not C++ that includes LibTorch.
-  std::vector<std::string> flagsFor(llvm::StringRef File);
+  /// Flags that give \p Command LibTorch, to go after the compiler: empty
+  /// unless its file is C++ that reaches a LibTorch header through the
+  /// includes the preprocessor would follow (beside each file and in the
+  /// command's include directories) and the command does not find LibTorch
+  /// itself. A command with flags of its own (\p OwnFlags: `--`, -p) keeps
+  /// its language standard, and gets the precompiled header only when
+  /// nothing in it changes how the header would be compiled.
+  std::vector<std::string>
+  flagsFor(const clang::tooling::CompileCommand &Command, bool OwnFlags);
 
 private:
   void decide();
@@ -109,6 +127,8 @@ private:
   Options Opts;
   std::once_flag Decided;
   std::vector<std::string> Flags;
+  /// Where Flags has `-include-pch`, and its path.
+  std::optional<size_t> PchFlag;
   /// What decide() has to say: (is a warning, text).
   std::vector<std::pair<bool, std::string>> Messages;
 };

@@ -6,6 +6,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <cstdlib>
+#include <optional>
 
 using namespace gpuguard::frontend;
 
@@ -40,12 +42,22 @@ protected:
 
 constexpr llvm::StringLiteral Api = "include/torch/csrc/api/include/torch/";
 
-TEST(TorchDiscoveryTest, IncludesTorchIsTextual) {
-  EXPECT_TRUE(includesTorch("#include <torch/torch.h>\n"));
-  EXPECT_TRUE(includesTorch("int x;\n#  include <ATen/ATen.h>\n"));
-  EXPECT_TRUE(includesTorch("#include \"torch/script.h\"\n"));
-  EXPECT_FALSE(includesTorch("#include <vector>\n// torch/torch.h\n"));
-  EXPECT_FALSE(includesTorch("#include <mytorch/torch.h>\n"));
+TEST(TorchDiscoveryTest, TorchIncludesBySpelling) {
+  EXPECT_TRUE(isTorchInclude("torch/torch.h"));
+  EXPECT_TRUE(isTorchInclude("ATen/ATen.h"));
+  EXPECT_TRUE(isTorchInclude("torch/script.h"));
+  EXPECT_FALSE(isTorchInclude("vector"));
+  EXPECT_FALSE(isTorchInclude("mytorch/torch.h"));
+}
+
+TEST(TorchDiscoveryTest, PchCompatibleFlags) {
+  EXPECT_TRUE(isPchCompatible({"clang++", "-Iinclude", "-I", "x", "-DN=1",
+                               "-Wall", "-g", "-c", "-o", "a.o", "a.cpp"}));
+  EXPECT_TRUE(isPchCompatible({"clang++", "-std=c++17", "-isystem", "/t"}));
+  EXPECT_FALSE(isPchCompatible({"clang++", "-std=c++20", "a.cpp"}));
+  EXPECT_FALSE(isPchCompatible({"clang++", "-std=gnu++17", "a.cpp"}));
+  EXPECT_FALSE(isPchCompatible({"clang++", "-O2", "a.cpp"}));
+  EXPECT_FALSE(isPchCompatible({"clang++", "-fopenmp", "a.cpp"}));
 }
 
 TEST(TorchDiscoveryTest, OnlyCxxPaths) {
@@ -107,3 +119,78 @@ TEST_F(FakeTorch, PchPathDependsOnTheInstallation) {
 }
 
 } // namespace
+
+namespace {
+
+/// A fake LibTorch ($LIBTORCH) and a project whose source reaches it only
+/// through its own header.
+class TorchProject : public FakeTorch {
+protected:
+  void SetUp() override {
+    FakeTorch::SetUp();
+    write((llvm::Twine("libtorch/") + Api + "torch.h").str(), "#pragma once\n");
+    Model = write("proj/src/model.cpp", "#include \"model.h\"\nint f();\n");
+    write("proj/include/model.h", "#pragma once\n#include <torch/torch.h>\n");
+    Plain = write("proj/src/plain.cpp", "#include <vector>\n");
+    const char *Old = getenv("LIBTORCH");
+    Saved = Old ? std::optional<std::string>(Old) : std::nullopt;
+    setenv("LIBTORCH", path("libtorch").c_str(), 1);
+  }
+  void TearDown() override {
+    if (Saved)
+      setenv("LIBTORCH", Saved->c_str(), 1);
+    else
+      unsetenv("LIBTORCH");
+    FakeTorch::TearDown();
+  }
+
+  clang::tooling::CompileCommand command(std::string File,
+                                         std::vector<std::string> Flags) {
+    clang::tooling::CompileCommand Command;
+    Command.Directory = path("proj");
+    Command.Filename = File;
+    Command.CommandLine = {"clang++"};
+    llvm::append_range(Command.CommandLine, Flags);
+    Command.CommandLine.push_back(File);
+    return Command;
+  }
+
+  static bool has(const std::vector<std::string> &Flags, llvm::StringRef Flag) {
+    return llvm::is_contained(Flags, Flag);
+  }
+
+  std::string Model, Plain;
+  std::optional<std::string> Saved;
+};
+
+} // namespace
+
+TEST_F(TorchProject, FollowsTheProjectsHeaders) {
+  TorchDefaults Defaults({});
+  std::vector<std::string> Flags =
+      Defaults.flagsFor(command(Model, {"-Iinclude"}), /*OwnFlags=*/true);
+  EXPECT_TRUE(has(Flags, "-isystem"));
+  EXPECT_TRUE(has(Flags, "-std=c++17"));
+  // Without the include directory, the header and LibTorch are not reached.
+  EXPECT_TRUE(Defaults.flagsFor(command(Model, {}), false).empty());
+  EXPECT_TRUE(Defaults.flagsFor(command(Plain, {"-Iinclude"}), true).empty());
+}
+
+TEST_F(TorchProject, ExtraArgsAreSearched) {
+  TorchDefaults::Options Opts;
+  Opts.ExtraArgs = {"-I" + path("proj/include")};
+  TorchDefaults Defaults(std::move(Opts));
+  EXPECT_TRUE(has(Defaults.flagsFor(command(Model, {}), false), "-isystem"));
+}
+
+TEST_F(TorchProject, OwnFlagsKeepTheirStandardAndTheirLibTorch) {
+  TorchDefaults Defaults({});
+  std::vector<std::string> Flags = Defaults.flagsFor(
+      command(Model, {"-Iinclude", "-std=c++20"}), /*OwnFlags=*/true);
+  EXPECT_TRUE(has(Flags, "-isystem"));
+  EXPECT_FALSE(has(Flags, "-std=c++17"));
+  std::string Api = path("libtorch/include/torch/csrc/api/include");
+  EXPECT_TRUE(
+      Defaults.flagsFor(command(Model, {"-Iinclude", "-isystem", Api}), true)
+          .empty());
+}
