@@ -33,10 +33,13 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (!Parameters)
     Parameters = collectParameterFields(*Result.Context);
+  if (!InplaceModules)
+    InplaceModules = collectInplaceModuleFields(*Result.Context);
   instrument::Recorder *R = instrument::Recorder::active();
   bool WithCandidates = R && R->instrumentsUnflagged();
-  for (const InplaceAutogradFinding &Finding : findInplaceAutogradErrors(
-           *Function, *Result.Context, *Parameters, WithCandidates)) {
+  for (const InplaceAutogradFinding &Finding :
+       findInplaceAutogradErrors(*Function, *Result.Context, *Parameters,
+                                 WithCandidates, *InplaceModules)) {
     if (Finding.Kind == InplaceAutogradFinding::MaybeSavedForBackward) {
       instrumentCandidate(Finding, Function, *Result.Context);
       continue;
@@ -72,13 +75,12 @@ void InplaceAutogradCheck::instrumentFinding(
     const InplaceAutogradFinding &Finding, const FunctionDecl *Function,
     ASTContext &Context) {
   instrument::Recorder *R = instrument::Recorder::active();
-  std::optional<TensorCall> Call = getTensorCall(Finding.Op);
-  if (!R || !Call || !Call->Self)
+  if (!R || !Finding.Written)
     return;
   int Write = R->addSite(Context, Finding.Op->getBeginLoc(),
                          instrument::SiteKind::TorchInplaceWrite, getID(),
                          Finding.OpName, Function, Finding.Op->getBeginLoc());
-  R->wrapTorchOperand(Context, Write, Call->Self, 0, 1);
+  R->wrapTorchOperand(Context, Write, Finding.Written, 0, 1);
   if (Finding.Kind != InplaceAutogradFinding::SavedForBackward ||
       !Finding.Saved)
     return;
@@ -94,10 +96,9 @@ void InplaceAutogradCheck::instrumentCandidate(
     const InplaceAutogradFinding &Finding, const FunctionDecl *Function,
     ASTContext &Context) {
   instrument::Recorder *R = instrument::Recorder::active();
-  std::optional<TensorCall> Call = getTensorCall(Finding.Op);
   // An in-place saving op saves after its own write; its version is not the
   // one the result shows afterwards.
-  if (!R || !Call || !Call->Self || !Finding.Saved || !Finding.SavingCall ||
+  if (!R || !Finding.Written || !Finding.Saved || !Finding.SavingCall ||
       StringRef(Finding.OriginOp).ends_with("_"))
     return;
   // The write only records where the saved tensor changed; the report waits
@@ -105,7 +106,7 @@ void InplaceAutogradCheck::instrumentCandidate(
   int Write = R->addSite(Context, Finding.Op->getBeginLoc(),
                          instrument::SiteKind::TorchInplaceWriteDeferred,
                          getID(), Finding.OpName, Function);
-  if (!R->wrapTorchOperand(Context, Write, Call->Self, 0, 1))
+  if (!R->wrapTorchOperand(Context, Write, Finding.Written, 0, 1))
     return;
   // The saving op hands over the saved tensor and its result, whose grad_fn
   // is the node that saved it; a saved result is both.

@@ -31,7 +31,10 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Parameters.reset(); }
+  void onEndOfTranslationUnit() override {
+    Parameters.reset();
+    InplaceModules.reset();
+  }
 
 private:
   /// In `gpuguard instrument`: checks the written tensor's version against
@@ -48,6 +51,8 @@ private:
 
   /// Members holding module parameters, collected once per translation unit.
   std::optional<ParameterFields> Parameters;
+  /// Members holding modules built in place, collected likewise.
+  std::optional<InplaceModuleFields> InplaceModules;
 };
 
 } // namespace gpuguard::torch

@@ -54,6 +54,8 @@ struct TensorInfo {
   /// The variable whose storage the tensor is, after views and references.
   const ValueDecl *Decl = nullptr;
   bool View = false;
+  /// A detach() of Decl: the same storage, none of its autograd facts.
+  bool Detached = false;
 };
 
 bool isFalseConstant(const Expr *E, const ASTContext &Context) {
@@ -179,12 +181,56 @@ bool writesSelf(const TensorCall &Call) {
                                              : Variants->Function;
 }
 
+/// Whether a module is built with in-place options: `torch::nn::ReLU(
+/// ReLUOptions().inplace(true))`, through `register_module` and the holder's
+/// conversions.
+bool constructedInplace(const Expr *E, const ASTContext &Context) {
+  for (int Depth = 0; E && Depth < 6; ++Depth) {
+    E = ignoreTensorWrappers(E);
+    // `torch::nn::ReLU(options)`: a holder converted from its options.
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier() ||
+          Callee->getName() != "register_module" || Call->getNumArgs() == 0)
+        return false;
+      E = Call->getArg(Call->getNumArgs() - 1);
+      continue;
+    }
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct)
+      return false;
+    if (llvm::any_of(Construct->arguments(), [&](const Expr *Arg) {
+          return requestsInplace(Arg, Context);
+        }))
+      return true;
+    if (Construct->getNumArgs() != 1)
+      return false;
+    E = Construct->getArg(0);
+  }
+  return false;
+}
+
+/// An in-place write a CFG element makes, by its name or by its options.
+struct InplaceWrite {
+  const Expr *Call = nullptr;
+  const Expr *Self = nullptr;
+  std::string OpName;
+};
+
 class Model {
 public:
   using Facts = AutogradFacts;
 
-  Model(ASTContext &Context, const ParameterFields &Parameters)
-      : Context(Context), Parameters(Parameters) {}
+  Model(ASTContext &Context, const ParameterFields &Parameters,
+        const InplaceModuleFields &InplaceModules)
+      : Context(Context), Parameters(Parameters),
+        InplaceModules(InplaceModules) {}
+
+  std::optional<InplaceWrite> write(const Stmt *S) const;
 
   bool transfer(const CFGElement &Element, Facts &State) const;
   void edge(const CFGBlock &, unsigned, Facts &) const {}
@@ -207,6 +253,7 @@ public:
 private:
   ASTContext &Context;
   const ParameterFields &Parameters;
+  const InplaceModuleFields &InplaceModules;
   mutable DenseMap<const Stmt *, bool> NoGradCache;
 
   const ValueDecl *resolve(const ValueDecl *D, const Facts &State) const;
@@ -214,6 +261,25 @@ private:
   void call(const TensorCall &Call, Facts &State) const;
   const CXXForRangeStmt *rangeLoopOf(const DeclStmt *S) const;
 };
+
+std::optional<InplaceWrite> Model::write(const Stmt *S) const {
+  if (std::optional<TensorCall> Call = elementCall(S);
+      Call && writesSelf(*Call))
+    return InplaceWrite{Call->Call, Call->Self, Call->Name};
+  if (!isa<CallExpr>(S))
+    return std::nullopt;
+  auto IsInplaceModule = [&](const ValueDecl *D) {
+    if (const auto *Field = dyn_cast<FieldDecl>(D))
+      return InplaceModules.contains(Field);
+    const auto *Var = dyn_cast<VarDecl>(D);
+    return Var && Var->hasLocalStorage() && Var->getInit() &&
+           constructedInplace(Var->getInit(), Context);
+  };
+  if (std::optional<OptionInplaceWrite> Write =
+          getOptionInplaceWrite(cast<Expr>(S), Context, IsInplaceModule))
+    return InplaceWrite{Write->Call, Write->Written, Write->OpName};
+  return std::nullopt;
+}
 
 /// The tensor a reference or view variable stands for.
 const ValueDecl *Model::resolve(const ValueDecl *D, const Facts &State) const {
@@ -272,6 +338,13 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
   // parameters do, outside no-grad).
   if (const CXXRecordDecl *Module = calledModule(E)) {
     Result.RequiresGrad = !noGrad(E) && holdsParameters(Module, Parameters);
+    // An activation or dropout module passes its input's on.
+    if (!Result.RequiresGrad && !noGrad(E) &&
+        !inplaceOpOfModule(Module).empty())
+      if (std::optional<ForwardCall> Call = getModuleCall(E);
+          Call && !Call->Args.empty())
+        Result.RequiresGrad =
+            info(Call->Args.front(), State, Depth + 1).RequiresGrad;
     return Result;
   }
 
@@ -301,8 +374,16 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
   }
   if (writesSelf(*Call))
     return info(Call->Self, State, Depth + 1);
-  if (Name == "detach" || Name == "data")
+  if (Name == "detach" || Name == "data") {
+    // Shares the storage and its version counter, not the autograd history:
+    // `y.detach().zero_()` changes what y's backward reads, while a leaf's
+    // detached copy may be written.
+    if (Call->Self)
+      Result.Decl = info(Call->Self, State, Depth + 1).Decl;
+    Result.View = true;
+    Result.Detached = true;
     return Result;
+  }
   if (Call->Self && isViewOp(Name)) {
     Result = info(Call->Self, State, Depth + 1);
     Result.View = true;
@@ -356,15 +437,16 @@ const CXXForRangeStmt *Model::rangeLoopOf(const DeclStmt *S) const {
 }
 
 void Model::bind(const ValueDecl *D, const Expr *Init, Facts &State) const {
+  // The new value may read the old one (`h = act(h)`).
+  TensorInfo Value = Init ? info(Init, State) : TensorInfo();
   State.Grad.erase(D);
   State.Saved.erase(D);
   State.ViewOf.erase(D);
   if (!Init)
     return;
-  TensorInfo Value = info(Init, State);
   if (Value.RequiresGrad)
     State.Grad[D] = GradFact{Value.Leaf, Value.Origin};
-  if (Value.View && Value.Decl && Value.Decl != D)
+  if (Value.View && !Value.Detached && Value.Decl && Value.Decl != D)
     State.ViewOf[D] = Value.Decl;
   if (std::optional<TensorCall> Call = getTensorCall(Init))
     if (std::optional<SavedOperands> Saved = saves(*Call, State);
@@ -558,14 +640,15 @@ bool isUnderNoGrad(const Stmt &S, ASTContext &Context) {
 std::vector<InplaceAutogradFinding>
 findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
                           const ParameterFields &Parameters,
-                          bool WithCandidates) {
+                          bool WithCandidates,
+                          const InplaceModuleFields &InplaceModules) {
   std::vector<InplaceAutogradFinding> Findings;
   if (!Function.hasBody())
     return Findings;
   std::unique_ptr<CFG> Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return Findings;
-  Model M(Context, Parameters);
+  Model M(Context, Parameters, InplaceModules);
   ForwardDataflow<Model> Dataflow(*Graph, M);
   Dataflow.run(AutogradFacts());
   std::vector<bool> Reaches = blocksReachingBackward(*Graph, false);
@@ -589,18 +672,19 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
     bool SuccReachesExit = SuccIn(ReachesAtExit);
     for (auto It = Block->begin(), End = Block->end(); It != End; ++It) {
       std::optional<CFGStmt> S = It->getAs<CFGStmt>();
-      std::optional<TensorCall> Call =
-          S ? elementCall(S->getStmt()) : std::nullopt;
-      if (Call && writesSelf(*Call) && Seen.insert(Call->Call).second) {
-        TensorInfo Self = M.info(Call->Self, State);
+      std::optional<InplaceWrite> Write =
+          S ? M.write(S->getStmt()) : std::nullopt;
+      if (Write && Seen.insert(Write->Call).second) {
+        TensorInfo Self = M.info(Write->Self, State);
         InplaceAutogradFinding Finding;
-        Finding.Op = Call->Call;
-        Finding.OpName = Call->Name;
+        Finding.Op = Write->Call;
+        Finding.Written = Write->Self;
+        Finding.OpName = Write->OpName;
         Finding.Tensor = Self.Decl;
         Finding.ThroughView = Self.View;
         auto Saved =
             Self.Decl ? State.Saved.find(Self.Decl) : State.Saved.end();
-        if (Self.Leaf && !M.noGrad(Call->Call)) {
+        if (Self.Leaf && !M.noGrad(Write->Call)) {
           Finding.Kind = InplaceAutogradFinding::LeafRequiresGrad;
           Finding.Origin = Self.Origin;
           Findings.push_back(std::move(Finding));
@@ -635,6 +719,35 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
                                         B.Op->getBeginLoc());
   });
   return Findings;
+}
+
+InplaceModuleFields collectInplaceModuleFields(ASTContext &Context) {
+  using namespace clang::ast_matchers;
+  InplaceModuleFields Fields;
+  // As for parameters: only files that spell `inplace` can have one.
+  if (Context.Idents.find("inplace") == Context.Idents.end())
+    return Fields;
+  auto Assigned = cxxOperatorCallExpr(
+      hasOverloadedOperatorName("="),
+      hasArgument(0, memberExpr(member(fieldDecl().bind("field")))),
+      hasArgument(1, expr().bind("value")));
+  auto Initialized = cxxConstructorDecl(forEachConstructorInitializer(
+      cxxCtorInitializer(forField(fieldDecl().bind("field")),
+                         withInitializer(expr().bind("value")))));
+  auto Collect = [&](const BoundNodes &Match) {
+    const auto *Field = Match.getNodeAs<FieldDecl>("field");
+    const auto *Value = Match.getNodeAs<Expr>("value");
+    if (Field && Value && moduleClass(Field->getType()) &&
+        constructedInplace(Value, Context))
+      Fields.insert(Field);
+  };
+  for (const auto &Match :
+       match(traverse(TK_AsIs, findAll(expr(Assigned))), Context))
+    Collect(Match);
+  for (const auto &Match :
+       match(traverse(TK_AsIs, findAll(decl(Initialized))), Context))
+    Collect(Match);
+  return Fields;
 }
 
 ParameterFields collectParameterFields(ASTContext &Context) {

@@ -29,6 +29,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <string>
 #include <vector>
 
@@ -47,8 +48,12 @@ struct InplaceAutogradFinding {
     MaybeSavedForBackward,
   };
   KindType Kind;
-  /// The in-place call: `y.add_(1)`, `y += 1`, `torch::relu_(y)`.
+  /// The in-place call: `y.add_(1)`, `y += 1`, `torch::relu_(y)`,
+  /// `F::relu(y, F::ReLUFuncOptions().inplace(true))`, `relu(y)` of a module
+  /// built in place.
   const clang::Expr *Op = nullptr;
+  /// The tensor expression it writes.
+  const clang::Expr *Written = nullptr;
   /// Its ATen name ("add_").
   std::string OpName;
   /// The variable, parameter or member written; null for a temporary.
@@ -74,6 +79,11 @@ struct InplaceAutogradFinding {
 using ParameterFields =
     llvm::DenseMap<const clang::FieldDecl *, clang::SourceLocation>;
 
+/// Module members built with in-place options (`relu =
+/// register_module("relu", torch::nn::ReLU(ReLUOptions().inplace(true)))`,
+/// or in a constructor's initializer list): calling one writes its input.
+using InplaceModuleFields = llvm::DenseSet<const clang::FieldDecl *>;
+
 /// Runs the analysis on \p Function and returns its findings in source
 /// order; with \p WithCandidates, also the writes to a saved tensor that no
 /// visible backward() follows (MaybeSavedForBackward).
@@ -81,7 +91,12 @@ std::vector<InplaceAutogradFinding>
 findInplaceAutogradErrors(const clang::FunctionDecl &Function,
                           clang::ASTContext &Context,
                           const ParameterFields &Parameters = ParameterFields(),
-                          bool WithCandidates = false);
+                          bool WithCandidates = false,
+                          const InplaceModuleFields &InplaceModules = {});
+
+/// Members of \p Context's translation unit that hold a module built with
+/// in-place options.
+InplaceModuleFields collectInplaceModuleFields(clang::ASTContext &Context);
 
 /// Members assigned from `register_parameter(...)` anywhere in \p Context's
 /// translation unit (in constructors' bodies or member initializers).

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -478,6 +479,117 @@ SmallVector<const CXXMemberCallExpr *, 4> optionChain(const Expr *E,
   if (Base)
     *Base = E;
   return Chain;
+}
+
+bool requestsInplace(const Expr *Options, const ASTContext &Context) {
+  for (int Depth = 0; Options && Depth < 4; ++Depth) {
+    const Expr *Base = nullptr;
+    // The last `inplace(...)` of the chain decides.
+    for (const CXXMemberCallExpr *Call :
+         llvm::reverse(optionChain(Options, &Base))) {
+      const CXXMethodDecl *Method = Call->getMethodDecl();
+      if (Method && Method->getIdentifier() && Method->getName() == "inplace" &&
+          Call->getNumArgs() == 1) {
+        std::optional<int64_t> Value =
+            integerConstant(Call->getArg(0), Context);
+        return Value && *Value != 0;
+      }
+    }
+    if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Base)) {
+      const CXXConstructorDecl *Constructor = Construct->getConstructor();
+      for (unsigned I = 0;
+           I < Construct->getNumArgs() && I < Constructor->getNumParams();
+           ++I) {
+        const ParmVarDecl *Param = Constructor->getParamDecl(I);
+        if (Param->getIdentifier() && Param->getName() == "inplace" &&
+            !isa<CXXDefaultArgExpr>(Construct->getArg(I))) {
+          std::optional<int64_t> Value =
+              integerConstant(Construct->getArg(I), Context);
+          return Value && *Value != 0;
+        }
+      }
+      return false;
+    }
+    Options = Base ? unchangedLocalInit(Base, Context) : nullptr;
+  }
+  return false;
+}
+
+std::string inplaceOpOfModule(const CXXRecordDecl *Impl) {
+  StringRef Name = builtinModuleName(Impl);
+  if (Name.empty())
+    return "";
+  // The modules whose options have `inplace`, by the op their forward()
+  // runs (torch/csrc/api/src/nn/modules/{activation,dropout}.cpp).
+  StringRef Op = llvm::StringSwitch<StringRef>(Name)
+                     .Case("ReLU", "relu")
+                     .Case("ReLU6", "relu6")
+                     .Case("LeakyReLU", "leaky_relu")
+                     .Case("RReLU", "rrelu")
+                     .Case("ELU", "elu")
+                     .Case("CELU", "celu")
+                     .Case("SELU", "selu")
+                     .Case("Hardtanh", "hardtanh")
+                     .Case("Threshold", "threshold")
+                     .Case("Dropout", "dropout")
+                     .Case("Dropout2d", "feature_dropout")
+                     .Case("Dropout3d", "feature_dropout")
+                     .Case("AlphaDropout", "alpha_dropout")
+                     .Case("FeatureAlphaDropout", "feature_alpha_dropout")
+                     .Default("");
+  return Op.empty() ? "" : Op.str() + "_";
+}
+
+/// The module variable or member a module call is made on: `relu` in
+/// `relu(x)`, `relu->forward(x)` and `(*relu).forward(x)`.
+static const ValueDecl *calledModule(const Expr *Object) {
+  Object = ignoreTensorWrappers(Object);
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Object);
+      Operator && Operator->getNumArgs() == 1 &&
+      (Operator->getOperator() == OO_Arrow ||
+       Operator->getOperator() == OO_Star))
+    Object = ignoreTensorWrappers(Operator->getArg(0));
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Object))
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast_or_null<MemberExpr>(Object))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+std::optional<OptionInplaceWrite> getOptionInplaceWrite(
+    const Expr *E, const ASTContext &Context,
+    llvm::function_ref<bool(const ValueDecl *)> IsInplaceModule) {
+  if (std::optional<ForwardCall> Module = getModuleCall(E)) {
+    const ValueDecl *Holder = calledModule(Module->Object);
+    std::string Op = inplaceOpOfModule(moduleClass(Module->Object->getType()));
+    if (Op.empty() || Module->Args.empty() || !Holder ||
+        !IsInplaceModule(Holder))
+      return std::nullopt;
+    return OptionInplaceWrite{E, Module->Args.front(), Op};
+  }
+  std::optional<TensorCall> Call = getTensorCall(E);
+  if (!Call || Call->Form != TensorCallForm::Function || !Call->Self ||
+      !Call->Callee || Call->mutatesSelf() ||
+      !StringRef(Call->Namespace).starts_with("torch::nn::functional"))
+    return std::nullopt;
+  // The options follow the input: `relu(x, options)`, or the flag of the
+  // bool overloads (`detail::relu(x, inplace)`).
+  for (unsigned I = 0; I < Call->Args.size(); ++I) {
+    if (I + 1 >= Call->Callee->getNumParams())
+      break;
+    const ParmVarDecl *Param = Call->Callee->getParamDecl(I + 1);
+    bool Inplace = false;
+    if (Param->getIdentifier() && Param->getName() == "inplace") {
+      std::optional<int64_t> Value = integerConstant(Call->Args[I], Context);
+      Inplace = Value && *Value != 0;
+    } else if (Param->getType()->getAsCXXRecordDecl() ||
+               Param->getType()->isReferenceType()) {
+      Inplace = requestsInplace(Call->Args[I], Context);
+    }
+    if (Inplace)
+      return OptionInplaceWrite{E, Call->Self, Call->Name + "_"};
+  }
+  return std::nullopt;
 }
 
 } // namespace gpuguard::torch

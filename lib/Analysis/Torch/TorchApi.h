@@ -134,6 +134,35 @@ std::optional<ForwardCall> getModuleCall(const clang::Expr *E);
 llvm::SmallVector<const clang::CXXMemberCallExpr *, 4>
 optionChain(const clang::Expr *E, const clang::Expr **Base = nullptr);
 
+/// Whether an options expression asks for an in-place op:
+/// `F::ReLUFuncOptions().inplace(true)`, `ReLUOptions(true)` (a constructor
+/// parameter named `inplace`), or a local variable initialised with one.
+bool requestsInplace(const clang::Expr *Options,
+                     const clang::ASTContext &Context);
+
+/// The ATen op a LibTorch module class runs in place when its options ask
+/// for it (`ReLUImpl`: "relu_", `LeakyReLUImpl`: "leaky_relu_"), from the
+/// class's name; empty for a class that is not a module.
+std::string inplaceOpOfModule(const clang::CXXRecordDecl *Impl);
+
+/// An in-place write a call makes because of its options rather than its
+/// name: a functional with in-place options (`F::relu(x,
+/// F::ReLUFuncOptions().inplace(true))`, `F::detail::relu(x, true)`), or a
+/// call of a module constructed with them (`relu(x)`, `relu->forward(x)`).
+struct OptionInplaceWrite {
+  const clang::Expr *Call = nullptr;
+  /// The tensor written: the first argument.
+  const clang::Expr *Written = nullptr;
+  /// The ATen op that runs: "relu_".
+  std::string OpName;
+};
+
+/// Recognises \p E as such a write. \p IsInplaceModule says whether the
+/// module a call is made on (a local or a member) was built in place.
+std::optional<OptionInplaceWrite> getOptionInplaceWrite(
+    const clang::Expr *E, const clang::ASTContext &Context,
+    llvm::function_ref<bool(const clang::ValueDecl *)> IsInplaceModule);
+
 } // namespace gpuguard::torch
 
 #endif // GPUGUARD_ANALYSIS_TORCH_TORCHAPI_H

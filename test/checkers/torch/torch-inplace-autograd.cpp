@@ -467,3 +467,94 @@ void moduleOutputUnderNoGrad(torch::nn::Linear &layer, torch::Tensor x) {
   y.mul_(2);
   (y * w).sum().backward();
 }
+
+// ---- In place through options ------------------------------------------------
+
+namespace F = torch::nn::functional;
+
+void functionalReluInPlaceAfterSigmoid() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto s = torch::sigmoid(w);
+  auto r = F::relu(s, F::ReLUFuncOptions().inplace(true));
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: in-place 'relu_' modifies 's', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 's' was saved for backward by 'sigmoid' here
+  r.sum().backward();
+}
+
+void functionalOptionsInALocal() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto s = torch::tanh(w);
+  auto options = F::LeakyReLUFuncOptions().negative_slope(0.1).inplace(true);
+  auto r = F::leaky_relu(s, options);
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: in-place 'leaky_relu_' modifies 's', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 's' was saved for backward by 'tanh' here
+  F::detail::relu(s, true);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'relu_' modifies 's', which 'leaky_relu' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: 's' was saved for backward by 'leaky_relu' here
+  r.sum().backward();
+}
+
+void functionalOutOfPlace() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto s = torch::sigmoid(w);
+  auto a = F::relu(s);
+  auto b = F::relu(s, F::ReLUFuncOptions().inplace(false));
+  auto c = F::relu(s, F::ReLUFuncOptions().inplace(true).inplace(false));
+  auto d = F::dropout(s, F::DropoutFuncOptions().p(0.2));
+  (a + b + c + d).sum().backward();
+}
+
+void moduleBuiltInPlaceAfterTanh() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  torch::nn::ReLU relu(torch::nn::ReLUOptions().inplace(true));
+  torch::nn::ReLU plain;
+  auto h = torch::tanh(w);
+  auto kept = plain(h);
+  auto r = relu(h);
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: in-place 'relu_' modifies 'h', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: 'h' was saved for backward by 'tanh' here
+  (r + kept).sum().backward();
+}
+
+// A member built in place, called in forward() after a saving op.
+struct TanhThenReluImpl : torch::nn::Module {
+  TanhThenReluImpl()
+      : act(register_module(
+            "act", torch::nn::ReLU(torch::nn::ReLUOptions().inplace(true)))) {
+    drop = register_module(
+        "drop", torch::nn::Dropout(torch::nn::DropoutOptions(0.1).inplace(true)));
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    auto h = torch::tanh(inner(x));
+    h = act->forward(h);
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: in-place 'relu_' modifies 'h', which 'tanh' saved for backward; a backward() through the result of this module's forward() will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: 'h' was saved for backward by 'tanh' here
+    auto g = torch::sigmoid(h);
+    return drop(g);
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: in-place 'dropout_' modifies 'g', which 'sigmoid' saved for backward; a backward() through the result of this module's forward() will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: 'g' was saved for backward by 'sigmoid' here
+  }
+  torch::nn::Linear inner{4, 4};
+  torch::nn::ReLU act{nullptr};
+  torch::nn::Dropout drop{nullptr};
+};
+
+// ---- Writes through detach() ---------------------------------------------------
+
+void detachSharesTheSavedStorage() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w);
+  y.detach().zero_();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'zero_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  y.sum().backward();
+}
+
+// A leaf's detached copy may be written: that is how weights are reset.
+void detachOfALeaf() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  w.detach().zero_();
+  auto d = w.detach();
+  d.add_(1);
+  (w * 2).sum().backward();
+}

@@ -562,15 +562,33 @@ public:
 };
 GPUGUARD_MOCK_TORCH_MODULE(Embedding);
 
+// The options with `inplace`, shaped as LibTorch 1.13's TORCH_ARG.
+struct ReLUOptions {
+  /* implicit */ ReLUOptions(bool inplace = false);
+  ReLUOptions &inplace(const bool &new_inplace);
+};
 class ReLUImpl : public Cloneable<ReLUImpl> {
 public:
-  ReLUImpl();
+  explicit ReLUImpl(const ReLUOptions &options_ = {});
   at::Tensor forward(at::Tensor input);
 };
 GPUGUARD_MOCK_TORCH_MODULE(ReLU);
 
+struct LeakyReLUOptions {
+  LeakyReLUOptions();
+  LeakyReLUOptions &negative_slope(const double &new_negative_slope);
+  LeakyReLUOptions &inplace(const bool &new_inplace);
+};
+class LeakyReLUImpl : public Cloneable<LeakyReLUImpl> {
+public:
+  explicit LeakyReLUImpl(const LeakyReLUOptions &options_ = {});
+  at::Tensor forward(at::Tensor input);
+};
+GPUGUARD_MOCK_TORCH_MODULE(LeakyReLU);
+
 struct DropoutOptions {
   DropoutOptions(double p = 0.5);
+  DropoutOptions &inplace(const bool &new_inplace);
 };
 class DropoutImpl : public Cloneable<DropoutImpl> {
 public:
@@ -681,7 +699,20 @@ at::Tensor smooth_l1_loss(const at::Tensor &input, const at::Tensor &target,
 at::Tensor embedding(const at::Tensor &input, const at::Tensor &weight,
                      const EmbeddingFuncOptions &options = {});
 at::Tensor one_hot(const at::Tensor &tensor, int64_t num_classes = -1);
-at::Tensor relu(at::Tensor input, bool inplace = false);
+using ReLUFuncOptions = ReLUOptions;
+using LeakyReLUFuncOptions = LeakyReLUOptions;
+struct DropoutFuncOptions {
+  DropoutFuncOptions();
+  DropoutFuncOptions &p(const double &new_p);
+  DropoutFuncOptions &inplace(const bool &new_inplace);
+};
+namespace detail {
+at::Tensor relu(at::Tensor input, bool inplace);
+} // namespace detail
+at::Tensor relu(at::Tensor input, const ReLUFuncOptions &options = {});
+at::Tensor leaky_relu(at::Tensor input,
+                      const LeakyReLUFuncOptions &options = {});
+at::Tensor dropout(at::Tensor input, const DropoutFuncOptions &options = {});
 at::Tensor softmax(const at::Tensor &input, const SoftmaxFuncOptions &options);
 at::Tensor log_softmax(const at::Tensor &input,
                        const LogSoftmaxFuncOptions &options);
