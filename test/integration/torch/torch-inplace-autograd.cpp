@@ -20,6 +20,10 @@
 // RUN: %torch_run --binary=%t.bin %s other_operand_saved --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s saved_in_earlier_iteration --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s helper_result_backpropagated --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s functional_relu_inplace_option --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s module_relu_inplace_option --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s write_through_detach --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s functional_relu_out_of_place --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s leaf_under_no_grad --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s leaf_under_grad_mode_off --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s clone_and_detach_of_leaf --expect=accepted
@@ -219,6 +223,32 @@ GPUGUARD_SCENARIO(helper_result_backpropagated) {
   s.backward();
 }
 
+GPUGUARD_SCENARIO(functional_relu_inplace_option) {
+  namespace F = torch::nn::functional;
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto s = torch::sigmoid(w); // SAVED-FOR-BACKWARD: sigmoid
+  auto r = F::relu(s, F::ReLUFuncOptions().inplace(true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: in-place 'relu_' modifies 's', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  r.sum().backward();
+}
+
+GPUGUARD_SCENARIO(module_relu_inplace_option) {
+  torch::nn::ReLU relu(torch::nn::ReLUOptions().inplace(true));
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto h = torch::tanh(w); // SAVED-FOR-BACKWARD: tanh
+  auto r = relu(h);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: in-place 'relu_' modifies 'h', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  r.sum().backward();
+}
+
+GPUGUARD_SCENARIO(write_through_detach) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::sigmoid(w); // SAVED-FOR-BACKWARD: sigmoid
+  y.detach().zero_();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'zero_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
 // Negatives.
 
 GPUGUARD_SCENARIO(leaf_under_no_grad) {
@@ -242,6 +272,14 @@ GPUGUARD_SCENARIO(clone_and_detach_of_leaf) {
   d.zero_();
   auto f = torch::randn({3});
   f.add_(1);
+}
+
+GPUGUARD_SCENARIO(functional_relu_out_of_place) {
+  namespace F = torch::nn::functional;
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto s = torch::sigmoid(w);
+  auto r = F::relu(s, F::ReLUFuncOptions().inplace(false));
+  r.sum().backward();
 }
 
 GPUGUARD_SCENARIO(inplace_before_save) {
