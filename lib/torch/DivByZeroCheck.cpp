@@ -31,12 +31,16 @@ static StringRef whyZero(TensorValue::KindType Kind) {
   case TensorValue::Mean:
     return "a mean of non-negative values that is zero when all of them are; "
            "add an epsilon or clamp it";
+  // Unbiased, they divide by n - 1: NaN over one value, which no epsilon
+  // or clamp mends.
   case TensorValue::StandardDeviation:
-    return "a standard deviation that is zero when all the values are equal; "
-           "add an epsilon or clamp it";
+    return "a standard deviation that is zero when all the values are equal "
+           "and NaN over a single value; add an epsilon for the first and "
+           "keep two or more values (or pass unbiased=false) for the second";
   case TensorValue::Variance:
-    return "a variance that is zero when all the values are equal; add an "
-           "epsilon or clamp it";
+    return "a variance that is zero when all the values are equal and NaN "
+           "over a single value; add an epsilon for the first and keep two or "
+           "more values (or pass unbiased=false) for the second";
   case TensorValue::Norm:
     return "a norm that is zero when all the values are zero; add an epsilon "
            "or clamp it";

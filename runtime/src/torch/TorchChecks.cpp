@@ -17,6 +17,7 @@
 #include <torch/csrc/autograd/function_hook.h>
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -172,15 +173,31 @@ void checkNonZero(const SiteInfo &Site, const Captured &Denominator) {
       return;
     at::NoGradGuard NoGrad;
     int64_t Zeros = (T == 0).sum().item<int64_t>();
-    if (Zeros)
+    // A NaN denominator (the unbiased std of one value) spoils the quotient
+    // as surely as a zero.
+    int64_t NaNs = at::isFloatingType(T.scalar_type())
+                       ? T.isnan().sum().item<int64_t>()
+                       : 0;
+    std::string Of = " of " + std::to_string(T.numel()) + " elements of '" +
+                     Site.What + "' are ";
+    if (Zeros && NaNs)
+      reportHost(Site, "division by a denominator with zero and NaN elements",
+                 std::to_string(Zeros) + Of + "0 and " +
+                     std::to_string(NaNs) + " are NaN");
+    else if (Zeros)
       reportHost(Site, "division by a denominator with zero elements",
-                 std::to_string(Zeros) + " of " + std::to_string(T.numel()) +
-                     " elements of '" + Site.What + "' are 0");
+                 std::to_string(Zeros) + Of + "0");
+    else if (NaNs)
+      reportHost(Site, "division by a denominator with NaN elements",
+                 std::to_string(NaNs) + Of + "NaN");
     return;
   }
   if (Denominator.Number && *Denominator.Number == 0)
     reportHost(Site, "division by zero",
                "'" + std::string(Site.What) + "' is 0");
+  else if (Denominator.Number && std::isnan(*Denominator.Number))
+    reportHost(Site, "division by NaN",
+               "'" + std::string(Site.What) + "' is NaN");
 }
 
 void checkFinite(const SiteInfo &Site, const Captured &Value) {

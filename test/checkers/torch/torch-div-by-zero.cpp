@@ -112,13 +112,13 @@ torch::Tensor perClassMean(torch::Tensor features, torch::Tensor labels,
 
 torch::Tensor standardise(torch::Tensor x) {
   return (x - x.mean()) / x.std();
-// CHECK-NOTES: :[[@LINE-1]]:27: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-1]]:27: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 }
 
 torch::Tensor byVariance(torch::Tensor x) {
   auto v = x.var();
   return x / v.sqrt();
-// CHECK-NOTES: :[[@LINE-1]]:14: warning: division by 'v.sqrt()', computed from a variance that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-1]]:14: warning: division by 'v.sqrt()', computed from a variance that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 // CHECK-NOTES: :[[@LINE-3]]:12: note: 'x.var()' is computed here
 }
 
@@ -130,7 +130,7 @@ torch::Tensor unitVector(torch::Tensor v) {
 torch::Tensor inPlaceDivision(torch::Tensor x) {
   auto s = x.std();
   x.div_(s);
-// CHECK-NOTES: :[[@LINE-1]]:10: warning: division by 's', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-1]]:10: warning: division by 's', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 // CHECK-NOTES: :[[@LINE-3]]:12: note: 'x.std()' is computed here
   return x;
 }
@@ -141,7 +141,7 @@ torch::Tensor protectedOnOnePath(torch::Tensor x, bool careful) {
   if (careful)
     s.clamp_min_(1e-6);
   return x / s;
-// CHECK-NOTES: :[[@LINE-1]]:14: warning: division by 's', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-1]]:14: warning: division by 's', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 // CHECK-NOTES: :[[@LINE-5]]:12: note: 'x.std()' is computed here
 }
 
@@ -277,6 +277,6 @@ torch::Tensor divisionByScalar(torch::Tensor x) {
 
 template <typename T> torch::Tensor templated(torch::Tensor x, T eps) {
   return x / x.std();
-// CHECK-NOTES: :[[@LINE-1]]:14: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-NOTES: :[[@LINE-1]]:14: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 }
 template torch::Tensor templated<float>(torch::Tensor, float);

@@ -2,6 +2,7 @@
 // RUN: %check_gpuguard %s torch-div-by-zero %t -- -- %torch_flags
 // RUN: %torch_run --binary=%t.bin %s masked_mean_of_empty_mask --expect=rejected --message="non-finite result"
 // RUN: %torch_run --binary=%t.bin %s standardise_constant_data --expect=rejected --message="non-finite result"
+// RUN: %torch_run --binary=%t.bin %s standardise_batch_of_one --expect=rejected --message="non-finite result"
 // RUN: %torch_run --binary=%t.bin %s variance_of_constant_data --expect=rejected --message="non-finite result"
 // RUN: %torch_run --binary=%t.bin %s unit_vector_of_zero_vector --expect=rejected --message="non-finite result"
 // RUN: %torch_run --binary=%t.bin %s relu_share_of_negative_data --expect=rejected --message="non-finite result"
@@ -39,14 +40,22 @@ GPUGUARD_SCENARIO(masked_mean_of_empty_mask) {
 GPUGUARD_SCENARIO(standardise_constant_data) {
   auto x = torch::full({4}, 2.0);
   expectFinite((x - x.mean()) / x.std());
-// CHECK-MESSAGES: :[[@LINE-1]]:33: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-MESSAGES: :[[@LINE-1]]:33: warning: division by 'x.std()', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
+}
+
+// A batch of one: the unbiased std over it is NaN, not zero; the runtime
+// check counts NaN denominators too.
+GPUGUARD_SCENARIO(standardise_batch_of_one) {
+  auto x = torch::randn({1, 3});
+  expectFinite(x / x.std(0));
+// CHECK-MESSAGES: :[[@LINE-1]]:20: warning: division by 'x.std(0)', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 }
 
 GPUGUARD_SCENARIO(variance_of_constant_data) {
   auto x = torch::full({4}, 3.0);
   auto v = x.var();
   expectFinite((x - 3) / v.sqrt());
-// CHECK-MESSAGES: :[[@LINE-1]]:26: warning: division by 'v.sqrt()', computed from a variance that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-MESSAGES: :[[@LINE-1]]:26: warning: division by 'v.sqrt()', computed from a variance that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
 }
 
 GPUGUARD_SCENARIO(unit_vector_of_zero_vector) {
@@ -98,7 +107,7 @@ GPUGUARD_SCENARIO(in_place_division_by_std) {
   auto x = torch::full({4}, 5.0);
   auto s = x.std();
   x.div_(s);
-// CHECK-MESSAGES: :[[@LINE-1]]:10: warning: division by 's', a standard deviation that is zero when all the values are equal; add an epsilon or clamp it [torch-div-by-zero]
+// CHECK-MESSAGES: :[[@LINE-1]]:10: warning: division by 's', a standard deviation that is zero when all the values are equal and NaN over a single value; add an epsilon for the first and keep two or more values (or pass unbiased=false) for the second [torch-div-by-zero]
   expectFinite(x);
 }
 
