@@ -182,8 +182,8 @@ void checkNonZero(const SiteInfo &Site, const Captured &Denominator) {
                      Site.What + "' are ";
     if (Zeros && NaNs)
       reportHost(Site, "division by a denominator with zero and NaN elements",
-                 std::to_string(Zeros) + Of + "0 and " +
-                     std::to_string(NaNs) + " are NaN");
+                 std::to_string(Zeros) + Of + "0 and " + std::to_string(NaNs) +
+                     " are NaN");
     else if (Zeros)
       reportHost(Site, "division by a denominator with zero elements",
                  std::to_string(Zeros) + Of + "0");
