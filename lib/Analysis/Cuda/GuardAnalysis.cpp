@@ -643,6 +643,11 @@ struct ClampContext {
   llvm::function_ref<std::optional<int64_t>(const Expr *)> KnownLower;
   /// The initialiser of an unchanging local, if the value names one.
   llvm::function_ref<const Expr *(const Expr *)> InitOf;
+  /// The bound and slack the current facts give the value from above, if
+  /// any: `min(t, t3 + k)` inside `for (t = ...; t < T; ...)` is below T.
+  llvm::function_ref<std::optional<std::pair<const Expr *, int64_t>>(
+      const Expr *)>
+      KnownUpper;
 };
 
 /// A lower bound of a floating-point value: `fmaxf(v, 0.0f)` is never below
@@ -731,11 +736,18 @@ ClampBounds clampBounds(const Expr *E, const ClampContext &C,
   // An argument the analysis does not need to bound (a size, a constant)
   // bounds the minimum from above.
   for (auto [Arg, Bounds] :
-       {std::pair(Call->getArg(0), &A), std::pair(Call->getArg(1), &B)})
+       {std::pair(Call->getArg(0), &A), std::pair(Call->getArg(1), &B)}) {
     if (!Bounds->UpperBound && !NeedsBound(Arg)) {
       Bounds->UpperBound = Arg;
       Bounds->UpperSlack = 1;
     }
+    // An argument a guard bounds bounds the minimum too.
+    if (!Bounds->UpperBound && C.KnownUpper)
+      if (auto Known = C.KnownUpper(Arg)) {
+        Bounds->UpperBound = Known->first;
+        Bounds->UpperSlack = Known->second;
+      }
+  }
   bool AIsBound = !NeedsBound(Call->getArg(0));
   bool BIsBound = !NeedsBound(Call->getArg(1));
   if (IsMin) {
@@ -782,8 +794,19 @@ void GuardDataflow::addClampFacts(const Expr *Value, const Expr *Clamp,
     return *F->Lower + Constant;
   };
   auto InitOf = [this](const Expr *E) { return unchangedInit(E); };
-  ClampBounds Bounds =
-      clampBounds(Clamp, ClampContext{Context, NeedsBound, KnownLower, InitOf});
+  auto KnownUpper =
+      [&](const Expr *E) -> std::optional<std::pair<const Expr *, int64_t>> {
+    const Fact *F = find(E, Known);
+    if (!F || !F->UpperSlack)
+      return std::nullopt;
+    // A fact's bound is the size its slack is relative to; when the guard
+    // that set it compares another value (`t = t3` after `t3 < T`), the
+    // value itself stands in for it, so that the clamp's fact ends with it.
+    const Expr *Bound = comparedBound(F->UpperGuard, E);
+    return std::make_pair(Bound ? Bound : E, *F->UpperSlack);
+  };
+  ClampBounds Bounds = clampBounds(
+      Clamp, ClampContext{Context, NeedsBound, KnownLower, InitOf, KnownUpper});
   if (Bounds.UpperBound)
     addUpper(Value, Bounds.UpperBound, Bounds.UpperSlack, Clamp, Facts);
   if (Bounds.Lower)

@@ -336,3 +336,20 @@ __global__ void afterTheLoop(float *out, int n) {
   // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
   // CHECK-NOTES: :[[@LINE-5]]:10: note: 'i' is compared with a bound here, which does not hold at this access
 }
+
+// A minimum with a guarded value is below that value's bound: `t < T` from
+// the loop bounds `min(t, t3 + k)`, whatever t3 + k is.
+__global__ void clampToLoopPosition(float *out, const float *att, int T) {
+  int t3 = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+  if (t3 >= T)
+    return;
+  for (int t = t3; t < T; t++) {
+    const float *row = att + t * T;
+    for (int k = 0; k < 8; ++k)
+      out[t] += row[min(t, t3 + k)];
+  }
+}
+
+void launchClampToLoopPosition(float *out, const float *att, int T) {
+  clampToLoopPosition<<<ceilDiv(T, 8 * 128), 128>>>(out, att, T);
+}
