@@ -300,3 +300,33 @@ void castIndexesAccepted(torch::Tensor scores) {
   // Unknown element type: the cast may be integer to integer.
   auto g = emb(scores.to(torch::kLong));
 }
+
+// ---- Shapes users report most often ----------------------------------------------
+
+void paddedLabelsWithDefaultIgnoreIndex() {
+  auto logits = torch::randn({4, 5});
+  auto labels = torch::tensor({1, 2, -1, -1}, torch::kLong);
+  auto loss = torch::nn::functional::cross_entropy(logits, labels);
+  // CHECK-NOTES: :[[@LINE-1]]:60: warning: values of 'labels' go down to -1, out of range for 'logits' with 5 classes (ignore_index -100) [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: values of 'labels' set here
+}
+
+void argmaxOverALongerDimension() {
+  auto scores = torch::randn({2, 10});
+  auto idx = scores.argmax(1);
+  auto table = torch::randn({5, 3});
+  auto rows = table.index_select(0, idx);
+  // CHECK-NOTES: :[[@LINE-1]]:37: warning: values of 'idx' go up to 9, out of range for dimension 0 of 'table' with size 5 [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: values of 'idx' set here
+  auto fits = torch::randn({10, 3}).index_select(0, idx);
+}
+
+void nllLossOnNarrowerLogProbabilities() {
+  auto logp = torch::log_softmax(torch::randn({4, 5}), 1);
+  auto target = torch::randint(0, 10, {4}, torch::kLong);
+  auto loss = torch::nn::functional::nll_loss(logp, target);
+  // CHECK-NOTES: :[[@LINE-1]]:53: warning: values of 'target' go up to 9, out of range for 'logp' with 5 classes (ignore_index -100) [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: values of 'target' set here
+  auto wide = torch::log_softmax(torch::randn({4, 10}), 1);
+  auto fits = torch::nn::functional::nll_loss(wide, target);
+}

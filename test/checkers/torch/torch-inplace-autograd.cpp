@@ -558,3 +558,46 @@ void detachOfALeaf() {
   d.add_(1);
   (w * 2).sum().backward();
 }
+
+// ---- Shapes users report most often ----------------------------------------------
+
+void recurrentStateNoise(torch::Tensor x) {
+  auto w = torch::randn({3, 3}, torch::requires_grad());
+  auto h = torch::zeros({3});
+  for (int t = 0; t < 4; ++t) {
+    h = torch::tanh(torch::matmul(w, h) + x);
+    h += torch::randn({3}) * 0.1;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: in-place 'add_' modifies 'h', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+    // CHECK-NOTES: :[[@LINE-3]]:9: note: 'h' was saved for backward by 'tanh' here
+  }
+  h.sum().backward();
+}
+
+void recurrentStateNoiseOutOfPlace(torch::Tensor x) {
+  auto w = torch::randn({3, 3}, torch::requires_grad());
+  auto h = torch::zeros({3});
+  for (int t = 0; t < 4; ++t) {
+    h = torch::tanh(torch::matmul(w, h) + x);
+    h = h + torch::randn({3}) * 0.1;
+  }
+  h.sum().backward();
+}
+
+void normaliseExpInPlace() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto e = torch::exp(w);
+  e /= e.sum();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'div_' modifies 'e', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'e' was saved for backward by 'exp' here
+  e.sum().backward();
+}
+
+void maskedFillSoftmaxOutput() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto p = torch::softmax(w, 0);
+  p.masked_fill_(p < 0.1, 0);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'masked_fill_' modifies 'p', which 'softmax' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'p' was saved for backward by 'softmax' here
+  auto q = torch::softmax(w, 0).masked_fill(p < 0.1, 0);
+  (p + q).sum().backward();
+}

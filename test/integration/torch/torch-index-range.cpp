@@ -16,6 +16,9 @@
 // RUN: %torch_run --binary=%t.bin %s nan_cast_then_clamped --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s nan_to_num_before_cast --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s finite_checked_before_cast --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s padded_labels_default_ignore_index --expect=rejected --message="Target -1 is out of bounds"
+// RUN: %torch_run --binary=%t.bin %s argmax_over_longer_dimension --expect=rejected --message="index out of range in self"
+// RUN: %torch_run --binary=%t.bin %s nll_loss_on_narrower_log_probabilities --expect=rejected --message="out of bounds"
 
 #include <torch/torch.h>
 
@@ -127,4 +130,32 @@ GPUGUARD_SCENARIO(finite_checked_before_cast) {
   auto positions = torch::rand({8}) * 99;
   TORCH_CHECK(torch::isfinite(positions).all().item<bool>(), "bad positions");
   auto out = emb(positions.to(torch::kLong));
+}
+
+// Shapes users report most often.
+
+// Padding set to -1 while the loss keeps its default ignore_index (-100).
+GPUGUARD_SCENARIO(padded_labels_default_ignore_index) {
+  auto logits = torch::randn({4, 5});
+  auto labels = torch::tensor({1, 2, -1, -1}, torch::kLong);
+  auto loss = F::cross_entropy(logits, labels);
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: values of 'labels' go down to -1, out of range for 'logits' with 5 classes (ignore_index -100) [torch-index-range]
+}
+
+// argmax over 10 scores indexes a table of 5 rows.
+GPUGUARD_SCENARIO(argmax_over_longer_dimension) {
+  auto scores = torch::randn({2, 10});
+  scores[0][9] = 100;
+  auto idx = scores.argmax(1);
+  auto table = torch::randn({5, 3});
+  auto rows = table.index_select(0, idx);
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: values of 'idx' go up to 9, out of range for dimension 0 of 'table' with size 5 [torch-index-range]
+}
+
+// Targets drawn for 10 classes, log-probabilities of 5.
+GPUGUARD_SCENARIO(nll_loss_on_narrower_log_probabilities) {
+  auto logp = torch::log_softmax(torch::randn({4, 5}), 1);
+  auto target = torch::full({4}, 9, torch::kLong);
+  auto loss = F::nll_loss(logp, target);
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: values of 'target' go up to 9, out of range for 'logp' with 5 classes (ignore_index -100) [torch-index-range]
 }

@@ -24,6 +24,9 @@
 // RUN: %torch_run --binary=%t.bin %s module_relu_inplace_option --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s write_through_detach --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s functional_relu_out_of_place --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s recurrent_state_noise --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s normalise_exp_in_place --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s masked_fill_softmax_output --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s leaf_under_no_grad --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s leaf_under_grad_mode_off --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s clone_and_detach_of_leaf --expect=accepted
@@ -247,6 +250,36 @@ GPUGUARD_SCENARIO(write_through_detach) {
   y.detach().zero_();
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'zero_' modifies a view of 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
   y.sum().backward();
+}
+
+// Noise added in place to a recurrent state that tanh saved.
+GPUGUARD_SCENARIO(recurrent_state_noise) {
+  auto w = torch::randn({3, 3}, torch::requires_grad());
+  auto h = torch::zeros({3});
+  for (int t = 0; t < 3; ++t) {
+    h = torch::tanh(torch::matmul(w, h) + 1); // SAVED-FOR-BACKWARD: tanh
+    h += torch::randn({3}) * 0.1;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: in-place 'add_' modifies 'h', which 'tanh' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  }
+  h.sum().backward();
+}
+
+// A softmax by hand, normalised in place.
+GPUGUARD_SCENARIO(normalise_exp_in_place) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto e = torch::exp(w); // SAVED-FOR-BACKWARD: exp
+  e /= e.sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'div_' modifies 'e', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  e.sum().backward();
+}
+
+// Small probabilities zeroed in place after softmax saved its output.
+GPUGUARD_SCENARIO(masked_fill_softmax_output) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto p = torch::softmax(w, 0); // SAVED-FOR-BACKWARD: softmax
+  p.masked_fill_(p < 0.1, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'masked_fill_' modifies 'p', which 'softmax' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  (p * torch::arange(3)).sum().backward();
 }
 
 // Negatives.
