@@ -1,6 +1,7 @@
 //===--- TensorFacts.cpp - Shapes and values of LibTorch tensors ----------===//
 
 #include "Analysis/Torch/TensorFacts.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Torch/TorchApi.h"
 #include "Analysis/Torch/TorchOps.h"
@@ -26,6 +27,7 @@ bool TensorFact::operator==(const TensorFact &Other) const {
          ExactBounds == Other.ExactBounds && Values == Other.Values &&
          Kind == Other.Kind && Finite == Other.Finite &&
          Unbounded == Other.Unbounded && Strided == Other.Strided &&
+         FloatLow == Other.FloatLow && FloatHigh == Other.FloatHigh &&
          UncheckedCast == Other.UncheckedCast && CastFrom == Other.CastFrom &&
          ValueOrigin == Other.ValueOrigin && ShapeOrigin == Other.ShapeOrigin;
 }
@@ -198,6 +200,10 @@ static TensorFact mergeFacts(const TensorFact &A, const TensorFact &B) {
     Result.ValueOrigin =
         A.ValueOrigin == B.ValueOrigin ? A.ValueOrigin : nullptr;
   }
+  if (A.FloatLow == B.FloatLow && A.FloatHigh == B.FloatHigh) {
+    Result.FloatLow = A.FloatLow;
+    Result.FloatHigh = A.FloatHigh;
+  }
   Result.Kind = A.Kind == B.Kind ? A.Kind : ElementKind::Unknown;
   Result.Finite = A.Finite && B.Finite;
   Result.Unbounded = A.Unbounded || B.Unbounded;
@@ -329,6 +335,42 @@ static bool isScalarParameter(const Expr *E) {
   const CXXRecordDecl *Record =
       E->getType().getNonReferenceType()->getAsCXXRecordDecl();
   return Record && Record->getIdentifier() && Record->getName() == "Scalar";
+}
+
+/// The tensor whose global minimum (\p Which "min") or maximum ("max") \p E
+/// is: `x.min()`, `torch::min(x)`, `x.amin()`; null for anything else.
+static const Expr *globalExtremeOf(const Expr *E, StringRef Which) {
+  std::optional<TensorCall> Call = getTensorCall(ignoreTensorWrappers(E));
+  if (!Call || !Call->Self || !Call->Args.empty())
+    return nullptr;
+  StringRef Name = Call->Name;
+  if (Name != Which && !(Name.consume_front("a") && Name == Which))
+    return nullptr;
+  return ignoreTensorWrappers(Call->Self);
+}
+
+/// `(x - x.min()) / (x.max() - x.min())`: values in [0, 1], both taken, and
+/// NaN when the data is constant.
+static bool isMinMaxNormalisation(const Expr *Numerator,
+                                  const Expr *Denominator,
+                                  const ASTContext &Context) {
+  auto Difference = [](const Expr *E)
+      -> std::optional<std::pair<const Expr *, const Expr *>> {
+    std::optional<TensorCall> Call = getTensorCall(ignoreTensorWrappers(E));
+    if (!Call || Call->Name != "sub" || !Call->Self || Call->Args.size() != 1)
+      return std::nullopt;
+    return std::make_pair(ignoreTensorWrappers(Call->Self), Call->Args[0]);
+  };
+  auto Top = Difference(Numerator), Span = Difference(Denominator);
+  if (!Top || !Span)
+    return false;
+  const Expr *Data = Top->first;
+  auto Same = [&](const Expr *Other) {
+    return Other && isSameValue(Data, Other, Context);
+  };
+  return Same(globalExtremeOf(Top->second, "min")) &&
+         Same(globalExtremeOf(Span->first, "max")) &&
+         Same(globalExtremeOf(Span->second, "min"));
 }
 
 /// The binary arithmetic evaluateArithmetic knows, in-place forms included.
@@ -691,6 +733,12 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
     // overflow); quotients, powers and remainders need not.
     Result.Finite =
         Self.Finite && Other.Finite && hasOpTraits(Name, KeepsFinite);
+    if ((Name == "div" || Name == "true_divide") && SelfFirst &&
+        isMinMaxNormalisation(TensorOperand, OtherOperand, Context)) {
+      Result.FloatLow = 0.0;
+      Result.FloatHigh = 1.0;
+      Result.Kind = ElementKind::Floating;
+    }
     Result.Unbounded = Result.Finite;
     if (Self.UncheckedCast)
       Result.UncheckedCast = Self.UncheckedCast,
@@ -705,6 +753,20 @@ TensorFact Evaluator::evaluateArithmetic(const TensorCall &Call,
   TensorFact Result = Self;
   Result.Values.reset();
   std::optional<double> Number = numberConstant(OtherOperand, Context);
+  Result.FloatLow.reset();
+  Result.FloatHigh.reset();
+  if (Self.FloatLow && Self.FloatHigh && Number && std::isfinite(*Number)) {
+    if (Name == "mul" && *Number > 0) {
+      Result.FloatLow = *Self.FloatLow * *Number;
+      Result.FloatHigh = *Self.FloatHigh * *Number;
+    } else if (Name == "add") {
+      Result.FloatLow = *Self.FloatLow + *Number;
+      Result.FloatHigh = *Self.FloatHigh + *Number;
+    } else if (Name == "sub" && SelfFirst) {
+      Result.FloatLow = *Self.FloatLow - *Number;
+      Result.FloatHigh = *Self.FloatHigh - *Number;
+    }
+  }
   Result.Finite = Self.Finite && Number && std::isfinite(*Number) &&
                   hasOpTraits(Name, KeepsFinite);
   Result.Unbounded = Result.Finite;
@@ -806,7 +868,14 @@ TensorFact Evaluator::evaluateCall(const TensorCall &Call,
   if (!Apply)
     return {};
   TensorFact Self = evaluate(Call.Self, Depth + 1);
-  return (this->*Apply)(OpCall{Call, Self, Depth});
+  TensorFact Result = (this->*Apply)(OpCall{Call, Self, Depth});
+  // A floating range is kept by the ops that leave the values as they are;
+  // a clamp or any other op moves them in ways it does not follow.
+  if (Apply != &Evaluator::reshape && Apply != &Evaluator::cast) {
+    Result.FloatLow.reset();
+    Result.FloatHigh.reset();
+  }
+  return Result;
 }
 
 /// One row per op family: ops with a transfer function of their own by name,
@@ -895,6 +964,17 @@ TensorFact Evaluator::cast(const OpCall &Op) const {
     // whatever integer the hardware makes of them.
     Result.Values.reset();
     Result.ExactBounds = false;
+    if (Self.FloatLow && Self.FloatHigh && *Self.FloatLow > -1e15 &&
+        *Self.FloatHigh < 1e15) {
+      // Both ends are taken (the minimum and the maximum of the data), so
+      // truncated they are attained: `* C` maps the maximum to C itself.
+      Result.Low = static_cast<int64_t>(std::trunc(*Self.FloatLow));
+      Result.High = static_cast<int64_t>(std::trunc(*Self.FloatHigh));
+      Result.ExactBounds = true;
+      Result.ValueOrigin = Call.Call;
+    }
+    Result.FloatLow.reset();
+    Result.FloatHigh.reset();
     if (!Self.Finite || Self.Unbounded) {
       Result.UncheckedCast = Call.Call;
       Result.CastFrom = referencedDecl(Call.Self);

@@ -10,8 +10,8 @@
 /// with constant sizes (`torch::randn({N, C})`, `torch::randint(0, 10, {N})`,
 /// `torch::tensor({1, 2})`), from the ops that transform them (views,
 /// broadcasting arithmetic, `matmul`, reductions, `argmax`, `clamp`, `%`,
-/// casts), from writes through views (`t.slice(1, 9) = -1`) and from the
-/// built-in modules `Linear` and `Embedding`.
+/// casts, min-max normalisation), from writes through views (`t.slice(1, 9) =
+/// -1`) and from the built-in modules `Linear` and `Embedding`.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +59,11 @@ struct TensorFact {
   /// multiplied by a constant), so a remainder of them need not reach every
   /// residue.
   bool Strided = false;
+  /// Floating values known to lie in [FloatLow, FloatHigh] wherever they
+  /// are not NaN, both ends taken: min-max normalisation `(x - x.min()) /
+  /// (x.max() - x.min())` gives [0, 1] (and NaN for constant data), and a
+  /// positive constant factor or an added constant moves both ends.
+  std::optional<double> FloatLow, FloatHigh;
   /// The cast of floating values to integers that produced this tensor
   /// when nothing checked them for NaN or infinity or clamped them first.
   const clang::Expr *UncheckedCast = nullptr;

@@ -330,3 +330,33 @@ void nllLossOnNarrowerLogProbabilities() {
   auto wide = torch::log_softmax(torch::randn({4, 10}), 1);
   auto fits = torch::nn::functional::nll_loss(wide, target);
 }
+
+// Min-max normalisation times C: the maximum maps to C itself.
+void bucketiseIntoClasses() {
+  auto x = torch::randn({8});
+  auto logits = torch::randn({8, 10});
+  auto labels = ((x - x.min()) / (x.max() - x.min()) * 10).to(torch::kLong);
+  auto loss = torch::nn::functional::cross_entropy(logits, labels);
+  // CHECK-NOTES: :[[@LINE-1]]:60: warning: values of 'labels' go up to 10, out of range for 'logits' with 10 classes (ignore_index -100) [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: values of 'labels' set here
+}
+
+// Times C - 1 the range fits; constant data still makes it NaN.
+void bucketiseIntoClassesMinusOne() {
+  auto x = torch::randn({8});
+  auto logits = torch::randn({8, 10});
+  auto labels = ((x - x.min()) / (x.max() - x.min()) * 9).to(torch::kLong);
+  auto loss = torch::nn::functional::cross_entropy(logits, labels);
+  // CHECK-NOTES: :[[@LINE-1]]:60: warning: 'labels' is cast from floating point with no check for NaN or infinity and no clamp, so it can be out of range for 'logits' with 10 classes (ignore_index -100) [torch-index-range]
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: cast here; check with torch::isfinite or clamp the integers to the valid range
+}
+
+void bucketiseCheckedAndClamped() {
+  auto x = torch::randn({8});
+  auto logits = torch::randn({8, 10});
+  auto labels = ((x - x.min()) / (x.max() - x.min()) * 10)
+                    .nan_to_num(0)
+                    .clamp(0, 9)
+                    .to(torch::kLong);
+  auto loss = torch::nn::functional::cross_entropy(logits, labels);
+}

@@ -19,6 +19,8 @@
 // RUN: %torch_run --binary=%t.bin %s padded_labels_default_ignore_index --expect=rejected --message="Target -1 is out of bounds"
 // RUN: %torch_run --binary=%t.bin %s argmax_over_longer_dimension --expect=rejected --message="index out of range in self"
 // RUN: %torch_run --binary=%t.bin %s nll_loss_on_narrower_log_probabilities --expect=rejected --message="out of bounds"
+// RUN: %torch_run --binary=%t.bin %s bucketise_maximum_maps_to_classes --expect=rejected --message="Target 10 is out of bounds"
+// RUN: %torch_run --binary=%t.bin %s bucketise_checked_and_clamped --expect=accepted
 
 #include <torch/torch.h>
 
@@ -158,4 +160,23 @@ GPUGUARD_SCENARIO(nll_loss_on_narrower_log_probabilities) {
   auto target = torch::full({4}, 9, torch::kLong);
   auto loss = F::nll_loss(logp, target);
   // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: values of 'target' go up to 9, out of range for 'logp' with 5 classes (ignore_index -100) [torch-index-range]
+}
+
+// Min-max normalisation times the class count: the maximum becomes label C.
+GPUGUARD_SCENARIO(bucketise_maximum_maps_to_classes) {
+  auto x = torch::randn({8});
+  auto logits = torch::randn({8, 10});
+  auto labels = ((x - x.min()) / (x.max() - x.min()) * 10).to(torch::kLong);
+  auto loss = F::cross_entropy(logits, labels);
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: values of 'labels' go up to 10, out of range for 'logits' with 10 classes (ignore_index -100) [torch-index-range]
+}
+
+GPUGUARD_SCENARIO(bucketise_checked_and_clamped) {
+  auto x = torch::randn({8});
+  auto logits = torch::randn({8, 10});
+  auto labels = ((x - x.min()) / (x.max() - x.min()) * 10)
+                    .nan_to_num(0)
+                    .clamp(0, 9)
+                    .to(torch::kLong);
+  auto loss = F::cross_entropy(logits, labels);
 }

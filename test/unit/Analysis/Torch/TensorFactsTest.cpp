@@ -174,6 +174,34 @@ TEST(TensorFactsTest, ValueRanges) {
                        });
 }
 
+TEST(TensorFactsTest, MinMaxNormalisation) {
+  expectFacts(rangeOf,
+              {
+                  // The maximum maps to the factor itself; both ends taken.
+                  {"auto x = torch::randn({8});\n"
+                   "probe(((x - x.min()) / (x.max() - x.min()) * 10)"
+                   ".to(torch::kLong));",
+                   "[0, 10]"},
+                  {"auto x = torch::randn({8});\n"
+                   "auto n = (x - x.min()) / (x.max() - x.min());\n"
+                   "probe((n * 9 + 1).to(torch::kLong));",
+                   "[1, 10]"},
+                  // Not a normalisation: other data, another span, a clamp.
+                  {"auto x = torch::randn({8});\n"
+                   "probe(((unknown - x.min()) / (x.max() - x.min()) * 10)"
+                   ".to(torch::kLong));",
+                   "unknown"},
+                  {"auto x = torch::randn({8});\n"
+                   "probe(((x - x.min()) / (x.max() - x.min() + 1) * 10)"
+                   ".to(torch::kLong));",
+                   "unknown"},
+                  {"auto x = torch::randn({8});\n"
+                   "probe(((x - x.min()) / (x.max() - x.min()) * 10)"
+                   ".clamp_max(9).to(torch::kLong));",
+                   "unknown"},
+              });
+}
+
 TEST(TensorFactsTest, FlowSensitivity) {
   expectFacts(shapeOf, {{"auto x = torch::randint(0, 5, {8});\n"
                          "if (flag) x = torch::randint(0, 9, {8});\n"
