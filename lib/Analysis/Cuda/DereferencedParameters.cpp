@@ -24,21 +24,10 @@ bool isDereferencingIntrinsic(StringRef Name) {
       .Default(false);
 }
 
-/// The expression with parentheses and every cast stripped: a pointer is
-/// reinterpreted to load a vector (`reinterpret_cast<const int4 *>(p)`).
-static const Expr *stripPointerCasts(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParens();
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    return E;
-  }
-}
-
+/// Whether \p E is \p Param, through any cast: a pointer is reinterpreted
+/// to load a vector (`reinterpret_cast<const int4 *>(p)`).
 static bool namesParameter(const Expr *E, const ParmVarDecl *Param) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripPointerCasts(E));
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
   return Ref && Ref->getDecl() == Param;
 }
 

@@ -542,25 +542,21 @@ std::string inplaceOpOfModule(const CXXRecordDecl *Impl) {
 
 /// The module variable or member a module call is made on: `relu` in
 /// `relu(x)`, `relu->forward(x)` and `(*relu).forward(x)`.
-static const ValueDecl *calledModule(const Expr *Object) {
+static const ValueDecl *moduleHolderDecl(const Expr *Object) {
   Object = ignoreTensorWrappers(Object);
   if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Object);
       Operator && Operator->getNumArgs() == 1 &&
       (Operator->getOperator() == OO_Arrow ||
        Operator->getOperator() == OO_Star))
-    Object = ignoreTensorWrappers(Operator->getArg(0));
-  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Object))
-    return Ref->getDecl();
-  if (const auto *Member = dyn_cast_or_null<MemberExpr>(Object))
-    return Member->getMemberDecl();
-  return nullptr;
+    Object = Operator->getArg(0);
+  return referencedDecl(Object);
 }
 
 std::optional<OptionInplaceWrite> getOptionInplaceWrite(
     const Expr *E, const ASTContext &Context,
     llvm::function_ref<bool(const ValueDecl *)> IsInplaceModule) {
   if (std::optional<ForwardCall> Module = getModuleCall(E)) {
-    const ValueDecl *Holder = calledModule(Module->Object);
+    const ValueDecl *Holder = moduleHolderDecl(Module->Object);
     std::string Op = inplaceOpOfModule(moduleClass(Module->Object->getType()));
     if (Op.empty() || Module->Args.empty() || !Holder ||
         !IsInplaceModule(Holder))
