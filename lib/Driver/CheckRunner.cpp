@@ -2,6 +2,7 @@
 
 #include "Driver/CheckRunner.h"
 #include "Driver/OptionsProvider.h"
+#include "Frontend/NvccSyntax.h"
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -78,8 +79,10 @@ private:
 /// Clang raises on code nvcc compiles become warnings: an initialiser of a
 /// `__shared__` variable (nvcc warns that it does not run it, as for a
 /// `__shared__ cuda::barrier`), and a `%` in inline assembly that names no
-/// operand (`%globaltimer`, which nvcc passes to ptxas). Clang drops each
-/// construct and parses on, so the rest of the file is analysed as usual.
+/// operand (`%globaltimer`, which nvcc passes to ptxas), and the "expected
+/// ')'" at an asm operand that follows the previous one with no comma (nvcc
+/// reads juxtaposed operands as a list). Clang drops each construct and
+/// parses on, so the rest of the file is analysed as usual.
 class NvccTolerantDiagnostics : public DiagnosticConsumer {
 public:
   explicit NvccTolerantDiagnostics(DiagnosticConsumer &Next) : Next(Next) {}
@@ -99,7 +102,8 @@ public:
                         const clang::Diagnostic &Info) override {
     if (Level >= DiagnosticsEngine::Error) {
       if (CUDA && (Info.getID() == diag::err_shared_var_init ||
-                   Info.getID() == diag::err_asm_invalid_escape)) {
+                   Info.getID() == diag::err_asm_invalid_escape ||
+                   isAtJuxtaposedAsmOperand(Info))) {
         Level = DiagnosticsEngine::Warning;
         ++Tolerated;
       } else {
@@ -108,6 +112,18 @@ public:
     }
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
     Next.HandleDiagnostic(Level, Info);
+  }
+
+  static bool isAtJuxtaposedAsmOperand(const clang::Diagnostic &Info) {
+    if (Info.getID() != diag::err_expected || !Info.hasSourceManager() ||
+        !Info.getLocation().isFileID())
+      return false;
+    const SourceManager &Sources = Info.getSourceManager();
+    FileIDAndOffset Decomposed = Sources.getDecomposedLoc(Info.getLocation());
+    bool Invalid = false;
+    StringRef Buffer = Sources.getBufferData(Decomposed.first, &Invalid);
+    return !Invalid &&
+           frontend::isJuxtaposedAsmOperand(Buffer, Decomposed.second);
   }
 
   /// The compiler failed only because of errors made warnings here.
