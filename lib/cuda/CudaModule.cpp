@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidyModule.h"
+#include "cuda/DeviceMemoryLeakCheck.h"
 #include "cuda/DivByZeroCheck.h"
+#include "cuda/MismatchedFreeCheck.h"
 #include "cuda/UncheckedApiCallCheck.h"
 #include "cuda/UncheckedIndexCheck.h"
 
@@ -17,7 +19,9 @@ class CudaModule : public clang::tidy::ClangTidyModule {
 public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
     Factories.registerCheck<DivByZeroCheck>("cuda-div-by-zero");
+    Factories.registerCheck<MismatchedFreeCheck>("cuda-mismatched-free");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedIndexCheck>("cuda-unchecked-index");
   }

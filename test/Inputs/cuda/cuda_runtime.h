@@ -153,6 +153,43 @@ static inline __host__ cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
   return ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
 }
 
+// Pinned host memory, pitched and 3D allocations.
+struct cudaExtent {
+  size_t width, height, depth;
+};
+struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+};
+#define cudaHostAllocDefault 0x00
+
+extern "C" {
+__host__ cudaError_t cudaMallocHost(void **Ptr, size_t Size);
+__host__ cudaError_t cudaHostAlloc(void **Ptr, size_t Size, unsigned Flags);
+__host__ cudaError_t cudaFreeHost(void *Ptr);
+__host__ cudaError_t cudaMallocPitch(void **DevPtr, size_t *Pitch,
+                                     size_t Width, size_t Height);
+__host__ cudaError_t cudaMalloc3D(cudaPitchedPtr *PitchedDevPtr,
+                                  cudaExtent Extent);
+}
+
+template <class __T>
+static inline __host__ cudaError_t cudaMallocHost(__T **Ptr, size_t Size,
+                                                  unsigned Flags = 0) {
+  return ::cudaHostAlloc((void **)(void *)Ptr, Size, Flags);
+}
+template <class __T>
+static inline __host__ cudaError_t cudaHostAlloc(__T **Ptr, size_t Size,
+                                                 unsigned Flags) {
+  return ::cudaHostAlloc((void **)(void *)Ptr, Size, Flags);
+}
+template <class __T>
+static inline __host__ cudaError_t cudaMallocPitch(__T **DevPtr, size_t *Pitch,
+                                                   size_t Width,
+                                                   size_t Height) {
+  return ::cudaMallocPitch((void **)(void *)DevPtr, Pitch, Width, Height);
+}
+
 __device__ void __syncthreads(void);
 __device__ float __shfl_down_sync(unsigned Mask, float Var, int Delta,
                                   int Width = 32);
