@@ -13,11 +13,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <string>
+#include <tuple>
 
 namespace gpuguard {
 namespace rt {
@@ -33,9 +36,30 @@ public:
     return *Instance;
   }
 
-  void registerAllocation(unsigned long long Base, unsigned long long Bytes) {
+  void registerAllocation(unsigned long long Base, unsigned long long Bytes,
+                          const AllocationOrigin &Origin) {
     std::unique_lock<std::shared_mutex> Lock(AllocationMutex);
-    Allocations[Base] = Bytes;
+    Allocations[Base] = WrappedEntry{Bytes, Origin};
+    ++AllocationGeneration;
+  }
+
+  /// The wrapped allocations still live, by base.
+  std::vector<LiveAllocation> liveAllocations() {
+    std::shared_lock<std::shared_mutex> Lock(AllocationMutex);
+    std::vector<LiveAllocation> Live;
+    Live.reserve(Allocations.size());
+    for (const auto &[Base, Entry] : Allocations)
+      if (Entry.Origin.Allocator)
+        Live.push_back(LiveAllocation{Base, Entry.Bytes, Entry.Origin});
+    return Live;
+  }
+
+  /// The device was reset: every wrapped allocation is gone with it.
+  void forgetWrapped() {
+    std::unique_lock<std::shared_mutex> Lock(AllocationMutex);
+    for (const auto &[Base, Entry] : Allocations)
+      retireLocked(Base, Entry.Bytes);
+    Allocations.clear();
     ++AllocationGeneration;
   }
 
@@ -44,7 +68,7 @@ public:
     auto It = Allocations.find(Base);
     if (It == Allocations.end())
       return;
-    retireLocked(It->first, It->second);
+    retireLocked(It->first, It->second.Bytes);
     Allocations.erase(It);
     ++AllocationGeneration;
   }
@@ -106,8 +130,8 @@ public:
     std::shared_lock<std::shared_mutex> Lock(AllocationMutex);
     Entries.clear();
     Entries.reserve(Allocations.size() + Borrowed.size() + Retired.size());
-    for (const auto &[Base, Bytes] : Allocations)
-      Entries.push_back(AllocationEntry{Base, Bytes});
+    for (const auto &[Base, Entry] : Allocations)
+      Entries.push_back(AllocationEntry{Base, Entry.Bytes});
     for (const auto &[Base, Entry] : Borrowed)
       Entries.push_back(AllocationEntry{Base, Entry.Bytes});
     for (const auto &[Base, Bytes] : Retired)
@@ -134,8 +158,16 @@ private:
     unsigned long long Bytes = 0;
     std::unique_ptr<BorrowedMemory> Owner;
   };
+  /// An allocation a CUDA wrapper made, and where.
+  struct WrappedEntry {
+    unsigned long long Bytes = 0;
+    AllocationOrigin Origin;
+  };
 
   static unsigned long long bytesOf(unsigned long long Bytes) { return Bytes; }
+  static unsigned long long bytesOf(const WrappedEntry &Entry) {
+    return Entry.Bytes;
+  }
   static unsigned long long bytesOf(const BorrowedEntry &Entry) {
     return Entry.Bytes;
   }
@@ -216,7 +248,7 @@ private:
   }
 
   std::shared_mutex AllocationMutex;
-  std::map<unsigned long long, unsigned long long> Allocations;
+  std::map<unsigned long long, WrappedEntry> Allocations;
   std::map<unsigned long long, BorrowedEntry> Borrowed;
   /// Freed or replaced ranges that kernels still running may use; emptied
   /// by quiesce().
@@ -254,10 +286,86 @@ bool findAllocation(const void *Address, AllocationEntry &Found) {
                                    Found);
 }
 
-void registerAllocation(const void *Base, unsigned long long Bytes) {
+void registerAllocation(const void *Base, unsigned long long Bytes,
+                        const char *Allocator, const char *File,
+                        unsigned Line) {
   if (Base && Bytes)
-    registry().registerAllocation(reinterpret_cast<std::uintptr_t>(Base),
-                                  Bytes);
+    registry().registerAllocation(reinterpret_cast<std::uintptr_t>(Base), Bytes,
+                                  AllocationOrigin{Allocator, File, Line});
+}
+
+std::vector<LiveAllocation> liveAllocations() {
+  return registry().liveAllocations();
+}
+
+void forgetWrappedAllocations() { registry().forgetWrapped(); }
+
+std::string formatBytes(unsigned long long Bytes) {
+  static const char *const Units[] = {"KiB", "MiB", "GiB", "TiB"};
+  std::string Text = std::to_string(Bytes) + " bytes";
+  if (Bytes < 1024)
+    return Text;
+  double Scaled = static_cast<double>(Bytes) / 1024;
+  unsigned Unit = 0;
+  while (Scaled >= 1024 && Unit + 1 < sizeof(Units) / sizeof(Units[0])) {
+    Scaled /= 1024;
+    ++Unit;
+  }
+  char Human[32];
+  std::snprintf(Human, sizeof(Human), " (%.1f %s)", Scaled, Units[Unit]);
+  return Text + Human;
+}
+
+std::vector<std::string>
+describeLiveAllocations(const std::vector<LiveAllocation> &Live,
+                        unsigned MaxGroups) {
+  struct Group {
+    AllocationOrigin Origin;
+    unsigned long long Bytes = 0, Count = 0;
+  };
+  // Grouped by the text of their origin: one file may be named by several
+  // string literals.
+  std::map<std::tuple<std::string, std::string, unsigned>, Group> Groups;
+  for (const LiveAllocation &A : Live) {
+    Group &G =
+        Groups[{A.Origin.File ? A.Origin.File : "",
+                A.Origin.Allocator ? A.Origin.Allocator : "", A.Origin.Line}];
+    G.Origin = A.Origin;
+    G.Bytes += A.Bytes;
+    ++G.Count;
+  }
+  // Largest first; among equals, in the order of their origins.
+  std::vector<std::pair<unsigned long long, size_t>> Order;
+  std::vector<Group> ByOrigin;
+  for (auto &[Key, G] : Groups) {
+    Order.push_back({G.Bytes, ByOrigin.size()});
+    ByOrigin.push_back(G);
+  }
+  std::sort(Order.begin(), Order.end(), [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first > B.first : A.second < B.second;
+  });
+  std::vector<Group> Sorted;
+  for (const auto &[Bytes, Index] : Order)
+    Sorted.push_back(ByOrigin[Index]);
+  std::vector<std::string> Lines;
+  for (const Group &G : Sorted) {
+    if (Lines.size() == MaxGroups) {
+      Lines.push_back("... and " + std::to_string(Sorted.size() - MaxGroups) +
+                      " more line(s)");
+      break;
+    }
+    std::string Line = formatBytes(G.Bytes) + " in " + std::to_string(G.Count) +
+                       " allocation(s)";
+    if (G.Origin.Allocator)
+      Line += std::string(" by ") + G.Origin.Allocator;
+    if (G.Origin.File)
+      Line += std::string(" at ") + G.Origin.File + ":" +
+              std::to_string(G.Origin.Line);
+    else
+      Line += " (made outside instrumented code)";
+    Lines.push_back(Line);
+  }
+  return Lines;
 }
 
 void unregisterAllocation(const void *Base) {

@@ -31,8 +31,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gpuguard {
@@ -466,9 +468,61 @@ void afterSynchronisation(cudaError_t Result, const char *Call, bool DeviceWide,
     cudaState().reportAsynchronous(Result, Call);
 }
 
-void afterAllocation(cudaError_t Result, void **DevPtr, size_t Size) {
+/// The site of an allocation call, for reports at it: one entry per file
+/// and line, kept for the life of the process as site tables are.
+const SiteInfo *allocationSite(const char *Allocator, const char *File,
+                               unsigned Line) {
+  static std::mutex Mutex;
+  static auto *Sites =
+      new std::map<std::tuple<std::string, unsigned, std::string>,
+                   std::unique_ptr<SiteInfo>>();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::unique_ptr<SiteInfo> &Site =
+      (*Sites)[{File ? File : "", Line, Allocator ? Allocator : ""}];
+  if (!Site)
+    Site.reset(new SiteInfo{File ? File : "<unknown>", Line, 0, nullptr,
+                            "out-of-memory", ApiResult, -1, Allocator});
+  return Site.get();
+}
+
+/// An allocation the device had no room for: what was asked, what the
+/// device has left, and the largest live allocations with their lines,
+/// instead of a bare cudaErrorMemoryAllocation.
+void reportOutOfMemory(const char *Allocator, size_t Size, const char *File,
+                       unsigned Line) {
+  Failure F;
+  F.Site = allocationSite(Allocator, File, Line);
+  F.Ref = refOfSite(*F.Site);
+  F.What = std::string("'") + Allocator + "' of " + formatBytes(Size) +
+           " failed: out of memory";
+  size_t Free = 0, Total = 0;
+  if (::cudaMemGetInfo(&Free, &Total) == cudaSuccess)
+    F.Values = "the device has " + formatBytes(Free) + " free of " +
+               formatBytes(Total);
+  std::vector<LiveAllocation> Live = liveAllocations();
+  if (Live.empty()) {
+    F.Details.push_back("no memory allocated through the CUDA wrappers is "
+                        "live: the rest is held by other allocators, "
+                        "libraries or processes");
+  } else {
+    unsigned long long Bytes = 0;
+    for (const LiveAllocation &A : Live)
+      Bytes += A.Bytes;
+    F.Details.push_back(
+        "live through the CUDA wrappers: " + std::to_string(Live.size()) +
+        " allocation(s), " + formatBytes(Bytes) + "; the largest:");
+    for (const std::string &Group : describeLiveAllocations(Live, 5))
+      F.Details.push_back("  " + Group);
+  }
+  reportFailure(F);
+}
+
+void afterAllocation(cudaError_t Result, void **DevPtr, size_t Size,
+                     const char *Allocator, const char *File, unsigned Line) {
   if (Result == cudaSuccess && DevPtr && *DevPtr)
-    registerAllocation(*DevPtr, Size);
+    registerAllocation(*DevPtr, Size, Allocator, File, Line);
+  else if (Result == cudaErrorMemoryAllocation)
+    reportOutOfMemory(Allocator, Size, File, Line);
   cudaState().prepare();
 }
 
@@ -541,28 +595,39 @@ void checkLaunch(SiteRef Site) {
   detail::reportFailure(F);
 }
 
-cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
+cudaError_t cudaMalloc(void **DevPtr, size_t Size, const char *File,
+                       unsigned Line) {
   cudaError_t Result = ::cudaMalloc(DevPtr, Size);
-  detail::afterAllocation(Result, DevPtr, Size);
+  detail::afterAllocation(Result, DevPtr, Size, "cudaMalloc", File, Line);
   return Result;
 }
 
-cudaError_t cudaMallocManaged(void **DevPtr, size_t Size, unsigned Flags) {
+cudaError_t cudaMallocManaged(void **DevPtr, size_t Size, unsigned Flags,
+                              const char *File, unsigned Line) {
   cudaError_t Result = ::cudaMallocManaged(DevPtr, Size, Flags);
-  detail::afterAllocation(Result, DevPtr, Size);
+  detail::afterAllocation(Result, DevPtr, Size, "cudaMallocManaged", File,
+                          Line);
   return Result;
 }
 
-cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream) {
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream,
+                            const char *File, unsigned Line) {
   cudaError_t Result = ::cudaMallocAsync(DevPtr, Size, Stream);
-  detail::afterAllocation(Result, DevPtr, Size);
+  detail::afterAllocation(Result, DevPtr, Size, "cudaMallocAsync", File, Line);
   return Result;
+}
+
+cudaError_t cudaDeviceReset() {
+  // The reset releases every allocation: none is left to report.
+  detail::forgetWrappedAllocations();
+  return ::cudaDeviceReset();
 }
 
 cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaMemPool_t Pool,
-                            cudaStream_t Stream) {
+                            cudaStream_t Stream, const char *File,
+                            unsigned Line) {
   cudaError_t Result = ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
-  detail::afterAllocation(Result, DevPtr, Size);
+  detail::afterAllocation(Result, DevPtr, Size, "cudaMallocAsync", File, Line);
   return Result;
 }
 

@@ -59,6 +59,8 @@ struct Failure {
   /// A second site the report names ("<RelatedRole> at FILE:LINE:COL").
   const SiteInfo *Related = nullptr;
   std::string RelatedRole;
+  /// Lines printed under the headline, indented, when it is printed.
+  std::vector<std::string> Details;
 };
 
 /// Counts the failure at its site and prints it if it is the site's first
@@ -131,6 +133,33 @@ unsigned long long allocationGeneration();
 void quiesceAllocations();
 /// Tests only: forgets every allocation (part of resetForTesting).
 void resetAllocationsForTesting();
+
+/// Where a wrapped allocation was made.
+struct AllocationOrigin {
+  const char *Allocator = nullptr; ///< `cudaMalloc`, ...; null if unknown
+  const char *File = nullptr;      ///< the call's file; null if unknown
+  unsigned Line = 0;
+};
+struct LiveAllocation {
+  unsigned long long Base = 0, Bytes = 0;
+  AllocationOrigin Origin;
+};
+/// The allocations the CUDA wrappers made that are still live, by base
+/// (not those registered by hand, with no allocator named).
+std::vector<LiveAllocation> liveAllocations();
+/// The device was reset: its wrapped allocations are gone.
+void forgetWrappedAllocations();
+/// \p Live grouped by origin, largest total first, one line per group
+/// ("8388608 bytes (8.0 MiB) in 2 allocations by cudaMalloc at f.cu:42"),
+/// at most \p MaxGroups lines and a line for the rest.
+std::vector<std::string>
+describeLiveAllocations(const std::vector<LiveAllocation> &Live,
+                        unsigned MaxGroups);
+/// "12582912 bytes (12.0 MiB)".
+std::string formatBytes(unsigned long long Bytes);
+/// Prints the live allocations (nothing when none is live and
+/// \p SayWhenNone is false); not counted as a failure.
+void printLiveAllocations(bool SayWhenNone);
 
 //===--- Tests ------------------------------------------------------------===//
 

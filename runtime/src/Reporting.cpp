@@ -86,6 +86,8 @@ public:
       if (Printed < Opts.MaxReports) {
         ++Printed;
         emitLocked(formatFailure(F));
+        for (const std::string &Detail : F.Details)
+          emitLocked("  " + Detail);
       } else {
         ++NotPrinted;
       }
@@ -100,6 +102,14 @@ public:
     std::lock_guard<std::mutex> Lock(Mutex);
     Sites[SiteKey{Ref.FileKey, Ref.Index}].Count += Count;
     Errors += Count;
+  }
+
+  /// Prints \p Lines as they are, counting nothing.
+  void emitLines(const std::vector<std::string> &Lines) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (const std::string &Line : Lines)
+      emitLocked(Line);
+    flushLocked();
   }
 
   void addDropped(unsigned long long Count) {
@@ -164,6 +174,8 @@ private:
     if (ExitReported.exchange(true))
       return;
     drainDevice(/*AtExit=*/true);
+    if (Opts.ReportLeaks)
+      printLiveAllocations(/*SayWhenNone=*/false);
     std::lock_guard<std::mutex> Lock(Mutex);
     if (Opts.PrintSummary && Errors > 0)
       emitLocked(summaryLocked());
@@ -404,6 +416,28 @@ unsigned long long occurrences(SiteRef Ref) { return state().occurrences(Ref); }
 
 std::string summaryLine() { return state().summary(); }
 
+void printLiveAllocations(bool SayWhenNone) {
+  std::vector<LiveAllocation> Live = liveAllocations();
+  std::vector<std::string> Lines;
+  if (Live.empty()) {
+    if (!SayWhenNone)
+      return;
+    Lines.push_back("gpuguard: no device memory allocated through the CUDA "
+                    "wrappers is live");
+  } else {
+    unsigned long long Bytes = 0;
+    for (const LiveAllocation &A : Live)
+      Bytes += A.Bytes;
+    std::vector<std::string> Groups = describeLiveAllocations(Live, 20);
+    Lines.push_back("gpuguard: device memory still allocated: " +
+                    std::to_string(Live.size()) + " allocation(s), " +
+                    formatBytes(Bytes) + " [cuda-device-memory-leak]");
+    for (const std::string &Group : Groups)
+      Lines.push_back("  " + Group);
+  }
+  state().emitLines(Lines);
+}
+
 void setDeviceDrainHook(void (*Hook)(bool AtExit)) {
   state().setDeviceDrainHook(Hook);
 }
@@ -462,6 +496,11 @@ std::string formatLocation(const SiteInfo &Site) {
 }
 
 void drain() { detail::state().drainDevice(/*AtExit=*/false); }
+
+void reportLiveAllocations() {
+  detail::startReporter();
+  detail::printLiveAllocations(/*SayWhenNone=*/true);
+}
 
 } // namespace rt
 } // namespace gpuguard

@@ -379,8 +379,12 @@ GPUGUARD_HD bool elementInside(const AllocationEntry &Allocation,
 void submitRecord(const Record &R);
 /// Looks \p Address up in the host copy of the allocation registry.
 bool findAllocation(const void *Address, AllocationEntry &Found);
-/// Keep the host registry; the CUDA wrappers call these.
-void registerAllocation(const void *Base, unsigned long long Bytes);
+/// Keep the host registry; the CUDA wrappers call these. \p Allocator is the
+/// function that made the allocation (`cudaMalloc`) and \p File and \p Line
+/// its call site, for the reports of live memory (null and 0 when unknown).
+void registerAllocation(const void *Base, unsigned long long Bytes,
+                        const char *Allocator = nullptr,
+                        const char *File = nullptr, unsigned Line = 0);
 void unregisterAllocation(const void *Base);
 
 /// Device memory the program got from an allocator gpuguard does not wrap
@@ -620,6 +624,15 @@ inline void drain() {}
 void drain();
 #endif
 
+/// Prints the device memory that the CUDA wrappers allocated and that is
+/// still live, grouped by the line that allocated it, largest first: what
+/// runs at exit (report_leaks=1), on request. Thread-safe.
+#ifdef GPUGUARD_RT_DISABLE
+inline void reportLiveAllocations() {}
+#else
+void reportLiveAllocations();
+#endif
+
 #ifdef GPUGUARD_RT_HAS_CUDA_HOST
 
 #ifndef GPUGUARD_RT_DISABLE
@@ -730,22 +743,35 @@ inline const TensorT &tensorMemory(const TensorT &Tensor) {
 // wrappers keep the allocation registry; the synchronising ones drain the
 // device records afterwards and report an asynchronous error at the last
 // launch.
+//
+// The allocation wrappers take their call site as default arguments, so
+// that an instrumented call keeps its spelling and the registry still
+// knows which line made each allocation (the instrumented copy's #line
+// directives name the original file).
+#define GPUGUARD_RT_CALL_SITE                                                  \
+  const char *File = __builtin_FILE(), unsigned Line = __builtin_LINE()
+#define GPUGUARD_RT_UNNAMED_CALL_SITE                                          \
+  const char * = __builtin_FILE(), unsigned = __builtin_LINE()
 #ifdef GPUGUARD_RT_DISABLE
-inline cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
+inline cudaError_t cudaMalloc(void **DevPtr, size_t Size,
+                              GPUGUARD_RT_UNNAMED_CALL_SITE) {
   return ::cudaMalloc(DevPtr, Size);
 }
 inline cudaError_t cudaMallocManaged(void **DevPtr, size_t Size,
-                                     unsigned Flags = cudaMemAttachGlobal) {
+                                     unsigned Flags = cudaMemAttachGlobal,
+                                     GPUGUARD_RT_UNNAMED_CALL_SITE) {
   return ::cudaMallocManaged(DevPtr, Size, Flags);
 }
 inline cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
-                                   cudaStream_t Stream) {
+                                   cudaStream_t Stream, GPUGUARD_RT_UNNAMED_CALL_SITE) {
   return ::cudaMallocAsync(DevPtr, Size, Stream);
 }
 inline cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
-                                   cudaMemPool_t Pool, cudaStream_t Stream) {
+                                   cudaMemPool_t Pool, cudaStream_t Stream,
+                                   GPUGUARD_RT_UNNAMED_CALL_SITE) {
   return ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
 }
+inline cudaError_t cudaDeviceReset() { return ::cudaDeviceReset(); }
 inline cudaError_t cudaFree(void *DevPtr) { return ::cudaFree(DevPtr); }
 inline cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream) {
   return ::cudaFreeAsync(DevPtr, Stream);
@@ -762,12 +788,16 @@ inline cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
   return ::cudaMemcpy(Dst, Src, Count, Kind);
 }
 #else
-cudaError_t cudaMalloc(void **DevPtr, size_t Size);
+cudaError_t cudaMalloc(void **DevPtr, size_t Size, GPUGUARD_RT_CALL_SITE);
 cudaError_t cudaMallocManaged(void **DevPtr, size_t Size,
-                              unsigned Flags = cudaMemAttachGlobal);
-cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream);
+                              unsigned Flags = cudaMemAttachGlobal,
+                              GPUGUARD_RT_CALL_SITE);
+cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream,
+                            GPUGUARD_RT_CALL_SITE);
 cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaMemPool_t Pool,
-                            cudaStream_t Stream);
+                            cudaStream_t Stream, GPUGUARD_RT_CALL_SITE);
+/// Forgets the wrapped allocations, which the reset releases.
+cudaError_t cudaDeviceReset();
 cudaError_t cudaFree(void *DevPtr);
 cudaError_t cudaFreeAsync(void *DevPtr, cudaStream_t Stream);
 cudaError_t cudaDeviceSynchronize();
@@ -778,25 +808,31 @@ cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Count,
 #endif
 
 // The typed overloads the CUDA runtime also has.
-template <class T> inline cudaError_t cudaMalloc(T **DevPtr, size_t Size) {
-  return rt::cudaMalloc(reinterpret_cast<void **>(DevPtr), Size);
+template <class T>
+inline cudaError_t cudaMalloc(T **DevPtr, size_t Size, GPUGUARD_RT_CALL_SITE) {
+  return rt::cudaMalloc(reinterpret_cast<void **>(DevPtr), Size, File, Line);
 }
 template <class T>
 inline cudaError_t cudaMallocManaged(T **DevPtr, size_t Size,
-                                     unsigned Flags = cudaMemAttachGlobal) {
-  return rt::cudaMallocManaged(reinterpret_cast<void **>(DevPtr), Size, Flags);
+                                     unsigned Flags = cudaMemAttachGlobal,
+                                     GPUGUARD_RT_CALL_SITE) {
+  return rt::cudaMallocManaged(reinterpret_cast<void **>(DevPtr), Size, Flags,
+                               File, Line);
 }
 template <class T>
-inline cudaError_t cudaMallocAsync(T **DevPtr, size_t Size,
-                                   cudaStream_t Stream) {
-  return rt::cudaMallocAsync(reinterpret_cast<void **>(DevPtr), Size, Stream);
+inline cudaError_t cudaMallocAsync(T **DevPtr, size_t Size, cudaStream_t Stream,
+                                   GPUGUARD_RT_CALL_SITE) {
+  return rt::cudaMallocAsync(reinterpret_cast<void **>(DevPtr), Size, Stream,
+                             File, Line);
 }
 template <class T>
 inline cudaError_t cudaMallocAsync(T **DevPtr, size_t Size, cudaMemPool_t Pool,
-                                   cudaStream_t Stream) {
+                                   cudaStream_t Stream, GPUGUARD_RT_CALL_SITE) {
   return rt::cudaMallocAsync(reinterpret_cast<void **>(DevPtr), Size, Pool,
-                             Stream);
+                             Stream, File, Line);
 }
+#undef GPUGUARD_RT_CALL_SITE
+#undef GPUGUARD_RT_UNNAMED_CALL_SITE
 #endif // CUDART_VERSION
 
 #endif // GPUGUARD_RT_HAS_CUDA_HOST

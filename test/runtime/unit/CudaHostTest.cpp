@@ -598,3 +598,85 @@ TEST_F(CudaHostTest, OnlyCudaTensorsOutsideWrappedAllocationsAreRegistered) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(CudaHostTest, LiveAllocationsAreListedByTheLineThatMadeThem) {
+  void *A = nullptr, *B = nullptr, *C = nullptr, *D = nullptr;
+  ASSERT_EQ(gpuguard::rt::cudaMalloc(&A, 4096, "/src/train.cu", 42),
+            cudaSuccess);
+  ASSERT_EQ(gpuguard::rt::cudaMalloc(&B, 4096, "/src/train.cu", 42),
+            cudaSuccess);
+  ASSERT_EQ(gpuguard::rt::cudaMallocManaged(&C, 1 << 20, cudaMemAttachGlobal,
+                                            "/src/train.cu", 57),
+            cudaSuccess);
+  ASSERT_EQ(gpuguard::rt::cudaMalloc(&D, 100, "/src/train.cu", 60),
+            cudaSuccess);
+  ASSERT_EQ(gpuguard::rt::cudaFree(D), cudaSuccess);
+  Lines.clear();
+  gpuguard::rt::reportLiveAllocations();
+  ASSERT_EQ(Lines.size(), 3u);
+  EXPECT_EQ(Lines[0], "gpuguard: device memory still allocated: 3 "
+                      "allocation(s), 1056768 bytes (1.0 MiB) "
+                      "[cuda-device-memory-leak]");
+  // Largest first; the freed allocation is gone.
+  EXPECT_EQ(Lines[1], "  1048576 bytes (1.0 MiB) in 1 allocation(s) by "
+                      "cudaMallocManaged at /src/train.cu:57");
+  EXPECT_EQ(Lines[2], "  8192 bytes (8.0 KiB) in 2 allocation(s) by "
+                      "cudaMalloc at /src/train.cu:42");
+  // A reset releases them all.
+  ASSERT_EQ(gpuguard::rt::cudaDeviceReset(), cudaSuccess);
+  Lines.clear();
+  gpuguard::rt::reportLiveAllocations();
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(Lines[0], "gpuguard: no device memory allocated through the CUDA "
+                      "wrappers is live");
+}
+
+TEST_F(CudaHostTest, OutOfMemoryNamesWhatHoldsTheDevice) {
+  fake_cuda::script().Capacity = 3 << 20;
+  void *Weights = nullptr, *Activations = nullptr, *Big = nullptr;
+  ASSERT_EQ(gpuguard::rt::cudaMalloc(&Weights, 2 << 20, "/src/model.cu", 10),
+            cudaSuccess);
+  ASSERT_EQ(
+      gpuguard::rt::cudaMalloc(&Activations, 512 << 10, "/src/model.cu", 11),
+      cudaSuccess);
+  Lines.clear();
+  EXPECT_EQ(gpuguard::rt::cudaMalloc(&Big, 1 << 20, "/src/model.cu", 30),
+            cudaErrorMemoryAllocation);
+  ASSERT_EQ(Lines.size(), 4u);
+  EXPECT_EQ(Lines[0],
+            "/src/model.cu:30:0: runtime error: 'cudaMalloc' of 1048576 "
+            "bytes (1.0 MiB) failed: out of memory (the device has 524288 "
+            "bytes (512.0 KiB) free of 3145728 bytes (3.0 MiB)) "
+            "[out-of-memory]");
+  EXPECT_EQ(Lines[1], "  live through the CUDA wrappers: 2 allocation(s), "
+                      "2621440 bytes (2.5 MiB); the largest:");
+  EXPECT_EQ(Lines[2], "    2097152 bytes (2.0 MiB) in 1 allocation(s) by "
+                      "cudaMalloc at /src/model.cu:10");
+  EXPECT_EQ(Lines[3], "    524288 bytes (512.0 KiB) in 1 allocation(s) by "
+                      "cudaMalloc at /src/model.cu:11");
+  EXPECT_EQ(detail::totals().Errors, 1u);
+  // The program still sees the error, and nothing was registered.
+  EXPECT_EQ(cudaGetLastError(), cudaErrorMemoryAllocation);
+  EXPECT_EQ(detail::liveAllocations().size(), 2u);
+}
+
+TEST_F(CudaHostTest, LiveAllocationGroupsAreCapped) {
+  std::vector<detail::LiveAllocation> Live;
+  for (unsigned Line = 1; Line <= 7; ++Line)
+    Live.push_back({0x1000ull * Line, 16ull * Line,
+                    detail::AllocationOrigin{"cudaMalloc", "/src/a.cu", Line}});
+  Live.push_back({0x9000, 8, detail::AllocationOrigin{}});
+  std::vector<std::string> Lines = detail::describeLiveAllocations(Live, 3);
+  ASSERT_EQ(Lines.size(), 4u);
+  EXPECT_EQ(Lines[0], "112 bytes in 1 allocation(s) by cudaMalloc at "
+                      "/src/a.cu:7");
+  EXPECT_EQ(Lines[3], "... and 5 more line(s)");
+  Lines = detail::describeLiveAllocations({Live.back()}, 3);
+  EXPECT_EQ(Lines,
+            std::vector<std::string>{"8 bytes in 1 allocation(s) (made outside "
+                                     "instrumented code)"});
+}
+
+} // namespace

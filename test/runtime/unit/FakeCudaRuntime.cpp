@@ -28,9 +28,18 @@ cudaError_t result(cudaError_t E) {
   return E;
 }
 
+size_t used() {
+  size_t Used = 0;
+  for (const auto &Allocation : state().Allocations)
+    Used += Allocation.second;
+  return Used;
+}
+
 cudaError_t allocate(void **Ptr, size_t Size) {
   if (state().S.Everything != cudaSuccess)
     return result(state().S.Everything);
+  if (Size > state().S.Capacity - used())
+    return result(cudaErrorMemoryAllocation);
   unsigned long long Base = state().NextBase;
   state().NextBase += (Size + 0xfff) & ~0xfffull;
   state().Allocations[Base] = Size;
@@ -217,6 +226,15 @@ cudaError_t cudaMallocFromPoolAsync(void **Ptr, size_t Size, cudaMemPool_t,
   return fake_cuda::allocate(Ptr, Size);
 }
 cudaError_t cudaFree(void *Ptr) { return fake_cuda::release(Ptr); }
+cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
+  *Total = fake_cuda::state().S.Capacity;
+  *Free = *Total - fake_cuda::used();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceReset() {
+  fake_cuda::state().Allocations.clear();
+  return cudaSuccess;
+}
 cudaError_t cudaFreeAsync(void *Ptr, cudaStream_t) {
   return fake_cuda::release(Ptr);
 }

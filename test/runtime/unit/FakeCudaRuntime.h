@@ -35,6 +35,9 @@ struct Script {
   std::function<void()> DuringCopy;
   /// Runs inside cudaDeviceSynchronize: another thread's work meanwhile.
   std::function<void()> DuringDeviceSynchronize;
+  /// The device's memory: an allocation beyond it fails with
+  /// cudaErrorMemoryAllocation.
+  size_t Capacity = size_t(16) << 30;
 };
 
 /// Resets the script, the last error and the allocations.

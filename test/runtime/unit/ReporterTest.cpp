@@ -359,7 +359,7 @@ TEST(OptionsTest, BadOptionsWarnOnceEachAndAreIgnored) {
   EXPECT_EQ(Warnings[0],
             "gpuguard: ignoring GPUGUARD_OPTIONS entry 'halt_on_eror=1': "
             "unknown option (known: halt_on_error, max_reports, log_path, "
-            "print_summary)");
+            "print_summary, report_leaks)");
   EXPECT_EQ(Warnings[1], "gpuguard: ignoring GPUGUARD_OPTIONS entry "
                          "'max_reports=lots': expected a number of reports, "
                          "e.g. max_reports=20");
