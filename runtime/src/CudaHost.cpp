@@ -72,11 +72,54 @@ bool isKernelExecutionError(cudaError_t E) {
   }
 }
 
+/// "12.2" for 12020.
+std::string cudaVersionText(int Version) {
+  return std::to_string(Version / 1000) + "." +
+         std::to_string(Version % 1000 / 10);
+}
+
+/// What the two errors of a machine that cannot run the program mean here,
+/// in the words of `gpuguard doctor`; empty for other errors. Its queries
+/// leave the program's last error as it was.
+std::string explainSetupError(cudaError_t E) {
+  cudaError_t Before = ::cudaPeekAtLastError();
+  std::string Explanation;
+  if (E == cudaErrorNoKernelImageForDevice) {
+    int Device = 0, Major = 0, Minor = 0;
+    if (::cudaGetDevice(&Device) == cudaSuccess &&
+        ::cudaDeviceGetAttribute(&Major, cudaDevAttrComputeCapabilityMajor,
+                                 Device) == cudaSuccess &&
+        ::cudaDeviceGetAttribute(&Minor, cudaDevAttrComputeCapabilityMinor,
+                                 Device) == cudaSuccess) {
+      std::string Arch = std::to_string(Major * 10 + Minor);
+      Explanation = "; GPU " + std::to_string(Device) + " is sm_" + Arch +
+                    " and the program has neither SASS for it nor PTX "
+                    "older than it: rebuild with -gencode arch=compute_" +
+                    Arch + ",code=sm_" + Arch +
+                    " ('gpuguard doctor <program>' lists what it has)";
+    }
+  } else if (E == cudaErrorInsufficientDriver) {
+    int Driver = 0, Runtime = 0;
+    if (::cudaDriverGetVersion(&Driver) == cudaSuccess &&
+        ::cudaRuntimeGetVersion(&Runtime) == cudaSuccess)
+      Explanation =
+          Driver == 0
+              ? "; no NVIDIA driver is loaded"
+              : "; the driver supports CUDA " + cudaVersionText(Driver) +
+                    " and the program's runtime is " +
+                    cudaVersionText(Runtime) + ": install a driver for CUDA " +
+                    std::to_string(Runtime / 1000);
+  }
+  if (Before == cudaSuccess && ::cudaPeekAtLastError() != cudaSuccess)
+    (void)::cudaGetLastError();
+  return Explanation;
+}
+
 std::string describe(cudaError_t E) {
   const char *Name = ::cudaGetErrorName(E);
   const char *Text = ::cudaGetErrorString(E);
   return std::string(Name ? Name : "cudaError") + ": " +
-         (Text ? Text : "unknown error");
+         (Text ? Text : "unknown error") + explainSetupError(E);
 }
 
 std::string quoted(const char *What) {

@@ -680,3 +680,33 @@ TEST_F(CudaHostTest, LiveAllocationGroupsAreCapped) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(CudaHostTest, MachineErrorsAreExplained) {
+  fake_cuda::script().Launch = cudaErrorNoKernelImageForDevice;
+  checkLaunch(FillLaunch);
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(Lines[0],
+            "/src/k.cu:9:5: runtime error: kernel launch 'fill' failed "
+            "(cudaErrorNoKernelImageForDevice: no kernel image is available "
+            "for execution on the device; GPU 0 is sm_90 and the program has "
+            "neither SASS for it nor PTX older than it: rebuild with "
+            "-gencode arch=compute_90,code=sm_90 ('gpuguard doctor "
+            "<program>' lists what it has)) in main [cuda-unchecked-launch]");
+  // The explanation's own queries leave the program's error alone.
+  EXPECT_EQ(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
+
+  fake_cuda::script().DriverVersion = 12020;
+  EXPECT_EQ(checkApi(cudaErrorInsufficientDriver, MallocSite),
+            cudaErrorInsufficientDriver);
+  ASSERT_EQ(Lines.size(), 2u);
+  EXPECT_NE(Lines[1].find("(cudaErrorInsufficientDriver: CUDA driver version "
+                          "is insufficient for CUDA runtime version; the "
+                          "driver supports CUDA 12.2 and the program's "
+                          "runtime is 13.0: install a driver for CUDA 13)"),
+            std::string::npos)
+      << Lines[1];
+}
+
+} // namespace

@@ -188,6 +188,10 @@ const char *cudaGetErrorName(cudaError_t E) {
     return "cudaErrorInvalidSymbol";
   case cudaErrorNoDevice:
     return "cudaErrorNoDevice";
+  case cudaErrorNoKernelImageForDevice:
+    return "cudaErrorNoKernelImageForDevice";
+  case cudaErrorInsufficientDriver:
+    return "cudaErrorInsufficientDriver";
   case cudaErrorIllegalAddress:
     return "cudaErrorIllegalAddress";
   default:
@@ -205,6 +209,10 @@ const char *cudaGetErrorString(cudaError_t E) {
     return "invalid configuration argument";
   case cudaErrorNoDevice:
     return "no CUDA-capable device is detected";
+  case cudaErrorNoKernelImageForDevice:
+    return "no kernel image is available for execution on the device";
+  case cudaErrorInsufficientDriver:
+    return "CUDA driver version is insufficient for CUDA runtime version";
   case cudaErrorIllegalAddress:
     return "an illegal memory access was encountered";
   default:
@@ -229,6 +237,21 @@ cudaError_t cudaFree(void *Ptr) { return fake_cuda::release(Ptr); }
 cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
   *Total = fake_cuda::state().S.Capacity;
   *Free = *Total - fake_cuda::used();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *Value, cudaDeviceAttr Attribute, int) {
+  const fake_cuda::Script &S = fake_cuda::state().S;
+  *Value = Attribute == cudaDevAttrComputeCapabilityMajor   ? S.Major
+           : Attribute == cudaDevAttrComputeCapabilityMinor ? S.Minor
+                                                            : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int *Version) {
+  *Version = fake_cuda::state().S.DriverVersion;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int *Version) {
+  *Version = fake_cuda::state().S.RuntimeVersion;
   return cudaSuccess;
 }
 cudaError_t cudaDeviceReset() {

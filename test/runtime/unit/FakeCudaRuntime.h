@@ -38,6 +38,10 @@ struct Script {
   /// The device's memory: an allocation beyond it fails with
   /// cudaErrorMemoryAllocation.
   size_t Capacity = size_t(16) << 30;
+  /// The GPU's compute capability, and the versions the driver supports
+  /// and the runtime is (cudaDriverGetVersion's numbering).
+  int Major = 9, Minor = 0;
+  int DriverVersion = 13000, RuntimeVersion = 13000;
 };
 
 /// Resets the script, the last error and the allocations.
