@@ -1,6 +1,7 @@
 //===--- Driver.cpp - The gpuguard command line ---------------------------===//
 
 #include "Driver/Driver.h"
+#include "Doctor/Doctor.h"
 #include "Driver/ChangedTranslationUnits.h"
 #include "Driver/CheckRunner.h"
 #include "Driver/CompileDatabase.h"
@@ -383,6 +384,8 @@ useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database) {
 
 int runGpuGuard(int Argc, const char **Argv) {
   llvm::InitLLVM Init(Argc, Argv);
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "doctor")
+    return doctor::runDoctor(Argc - 1, Argv + 1);
   const char *Argv0 = Argv[0];
   CommandLine Line;
   if (!parseArguments(Argc, Argv, Line) ||
