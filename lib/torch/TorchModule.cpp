@@ -7,10 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "clang-tidy/ClangTidyModule.h"
+#include "torch/DefaultStreamLaunchCheck.h"
 #include "torch/DivByZeroCheck.h"
 #include "torch/IndexRangeCheck.h"
 #include "torch/InplaceAutogradCheck.h"
 #include "torch/LossShapeCheck.h"
+#include "torch/MissingDeviceGuardCheck.h"
 #include "torch/MixedDeviceCheck.h"
 
 namespace gpuguard::torch {
@@ -19,10 +21,14 @@ class TorchModule : public clang::tidy::ClangTidyModule {
 public:
   void
   addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<DefaultStreamLaunchCheck>(
+        "torch-default-stream-launch");
     Factories.registerCheck<DivByZeroCheck>("torch-div-by-zero");
     Factories.registerCheck<IndexRangeCheck>("torch-index-range");
     Factories.registerCheck<InplaceAutogradCheck>("torch-inplace-autograd");
     Factories.registerCheck<LossShapeCheck>("torch-loss-shape");
+    Factories.registerCheck<MissingDeviceGuardCheck>(
+        "torch-missing-device-guard");
     Factories.registerCheck<MixedDeviceCheck>("torch-mixed-device");
   }
 };

@@ -60,6 +60,12 @@ def check_files(root, checks):
                                      check + MODULES[module].test_extension),
             "docs page": check_catalog.docs_page(root, check),
         }
+        # A check of LibTorch's CUDA extensions is tested on a .cu file.
+        other_tests = [os.path.join(root, "test", "checkers", module,
+                                    check + m.test_extension)
+                       for m in MODULES.values()]
+        if any(os.path.exists(path) for path in other_tests):
+            del expected["lit test"]
         for what, path in expected.items():
             if not os.path.exists(path):
                 problems.append(f"{check}: no {what} at {os.path.relpath(path, root)}")

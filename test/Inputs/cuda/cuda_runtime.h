@@ -164,6 +164,7 @@ struct cudaPitchedPtr {
 #define cudaHostAllocDefault 0x00
 
 extern "C" {
+__host__ cudaError_t cudaSetDevice(int Device);
 __host__ cudaError_t cudaMallocHost(void **Ptr, size_t Size);
 __host__ cudaError_t cudaHostAlloc(void **Ptr, size_t Size, unsigned Flags);
 __host__ cudaError_t cudaFreeHost(void *Ptr);

@@ -167,6 +167,10 @@ class Tensor;
 using TensorList = ArrayRef<Tensor>;
 using ITensorListRef = ArrayRef<Tensor>;
 
+template <typename T, std::size_t N> struct PackedTensorAccessor32 {
+  T *data() const;
+};
+
 class TensorBase {
 public:
   int64_t dim() const;
@@ -181,6 +185,9 @@ public:
   const TensorBase &set_requires_grad(bool requires_grad);
   int64_t _version() const;
   template <typename T> T *data_ptr() const;
+  template <typename T> T *data() const;
+  template <typename T, std::size_t N>
+  PackedTensorAccessor32<T, N> packed_accessor32() const;
   template <typename T> T item() const;
 };
 
@@ -434,6 +441,7 @@ Tensor mse_loss(const Tensor &self, const Tensor &target,
 Tensor l1_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1);
 Tensor smooth_l1_loss(const Tensor &self, const Tensor &target,
                       int64_t reduction = 1, double beta = 1.0);
+Tensor empty_like(const Tensor &self, TensorOptions options = {});
 Tensor zeros_like(const Tensor &self, TensorOptions options = {});
 Tensor ones_like(const Tensor &self, TensorOptions options = {});
 Tensor randn_like(const Tensor &self, TensorOptions options = {});
@@ -747,3 +755,37 @@ namespace cuda {
 bool is_available();
 } // namespace cuda
 } // namespace torch
+
+// What C++/CUDA extensions use around their launches (c10/cuda/CUDAGuard.h,
+// ATen/cuda/CUDAContext.h).
+struct CUstream_st;
+namespace c10 {
+template <class T> class optional;
+struct DeviceGuard {
+  explicit DeviceGuard(Device device);
+};
+namespace cuda {
+struct CUDAGuard {
+  explicit CUDAGuard(Device device);
+  explicit CUDAGuard(DeviceIndex index);
+};
+struct OptionalCUDAGuard {
+  OptionalCUDAGuard();
+  explicit OptionalCUDAGuard(Device device);
+};
+struct CUDAStream {
+  operator CUstream_st *() const;
+};
+CUDAStream getCurrentCUDAStream(DeviceIndex device_index = -1);
+void set_device(DeviceIndex device);
+} // namespace cuda
+} // namespace c10
+namespace at {
+Device device_of(const Tensor &t);
+namespace cuda {
+using c10::cuda::CUDAGuard;
+using c10::cuda::CUDAStream;
+using c10::cuda::getCurrentCUDAStream;
+using c10::cuda::OptionalCUDAGuard;
+} // namespace cuda
+} // namespace at

@@ -1,0 +1,70 @@
+//===--- MissingDeviceGuardCheck.cpp - torch-missing-device-guard ---------===//
+
+#include "torch/MissingDeviceGuardCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
+#include "Analysis/Core/CallSites.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Torch/ExtensionLaunches.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::torch {
+
+MissingDeviceGuardCheck::MissingDeviceGuardCheck(
+    StringRef Name, clang::tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context) {}
+
+MissingDeviceGuardCheck::~MissingDeviceGuardCheck() = default;
+
+void MissingDeviceGuardCheck::onStartOfTranslationUnit() { Calls.reset(); }
+
+void MissingDeviceGuardCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      cudaKernelCallExpr(unless(isInTemplateInstantiation()),
+                         unless(isExpansionInSystemHeader()),
+                         hasAncestor(functionDecl().bind("function")))
+          .bind("launch"),
+      this);
+}
+
+void MissingDeviceGuardCheck::check(const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
+  const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  ASTContext &Context = *Result.Context;
+  // Launches from device code (dynamic parallelism) stay on their device.
+  if (Function->hasAttr<CUDAGlobalAttr>() ||
+      (Function->hasAttr<CUDADeviceAttr>() &&
+       !Function->hasAttr<CUDAHostAttr>()))
+    return;
+  auto Accessors = tensorMemoryArguments(*Launch);
+  if (Accessors.empty() || hasDeviceGuardBefore(*Function, *Launch, Context))
+    return;
+  // A helper whose every caller here made a device current first.
+  if (!Calls)
+    Calls = std::make_unique<CallSites>(Context);
+  llvm::ArrayRef<CallSite> Callers = Calls->callersOf(*Function);
+  if (!Callers.empty() && llvm::all_of(Callers, [&](const CallSite &Site) {
+        return hasDeviceGuardBefore(*Site.Caller, *Site.Call, Context);
+      }))
+    return;
+
+  const Expr *Tensor = Accessors.front()->getImplicitObjectArgument();
+  std::string TensorText = quoteSource(Tensor, Context);
+  const FunctionDecl *Kernel = Launch->getDirectCallee();
+  diag(Launch->getBeginLoc(),
+       "kernel '%0' is launched on the memory of '%1' with no device guard: "
+       "on a host with several GPUs it runs on the current device, not on "
+       "'%1''s")
+      << (Kernel ? Kernel->getName() : "") << TensorText;
+  diag(Function->getBody()->getBeginLoc(),
+       "make the tensor's device current first, e.g. 'const "
+       "at::cuda::OptionalCUDAGuard device_guard(device_of(%0));'",
+       DiagnosticIDs::Note)
+      << TensorText;
+}
+
+} // namespace gpuguard::torch
