@@ -23,20 +23,15 @@ bool isTensorMemoryAccessor(StringRef Name) {
       .Default(false);
 }
 
+/// The expression an argument passes, through casts, temporaries and
+/// copies (an accessor copied into the kernel's parameter).
 const Expr *stripCasts(const Expr *E) {
   while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-      E = Cast->getSubExpr();
-    else if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = Temporary->getSubExpr();
-    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = Bind->getSubExpr();
-    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-             Construct && Construct->getNumArgs() == 1)
-      E = Construct->getArg(0); // An accessor copied into the argument.
-    else
+    E = ignoreTensorWrappers(E);
+    const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+    if (!Cast)
       return E;
+    E = Cast->getSubExpr();
   }
 }
 
