@@ -12,6 +12,7 @@
 #include "cuda/MismatchedFreeCheck.h"
 #include "cuda/UncheckedApiCallCheck.h"
 #include "cuda/UncheckedIndexCheck.h"
+#include "cuda/UnvalidatedDeviceOrdinalCheck.h"
 
 namespace gpuguard::cuda {
 
@@ -24,6 +25,8 @@ public:
     Factories.registerCheck<MismatchedFreeCheck>("cuda-mismatched-free");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedIndexCheck>("cuda-unchecked-index");
+    Factories.registerCheck<UnvalidatedDeviceOrdinalCheck>(
+        "cuda-unvalidated-device-ordinal");
   }
 };
 

@@ -165,6 +165,13 @@ struct cudaPitchedPtr {
 
 extern "C" {
 __host__ cudaError_t cudaSetDevice(int Device);
+__host__ cudaError_t cudaGetDeviceCount(int *Count);
+struct cudaDeviceProp {
+  char name[256];
+  int major, minor;
+};
+__host__ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *Prop,
+                                             int Device);
 __host__ cudaError_t cudaMallocHost(void **Ptr, size_t Size);
 __host__ cudaError_t cudaHostAlloc(void **Ptr, size_t Size, unsigned Flags);
 __host__ cudaError_t cudaFreeHost(void *Ptr);

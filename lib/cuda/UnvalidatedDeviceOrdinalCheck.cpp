@@ -1,0 +1,106 @@
+//===--- UnvalidatedDeviceOrdinalCheck.cpp --------------------------------===//
+//---===//
+
+#include "cuda/UnvalidatedDeviceOrdinalCheck.h"
+#include "Analysis/Core/AnalysisBudget.h"
+#include "Analysis/Core/SourceText.h"
+#include "Analysis/Cuda/CudaApi.h"
+#include "Analysis/Cuda/DeviceOrdinals.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace gpuguard::cuda {
+
+namespace {
+
+/// The argument of \p Name that is a device ordinal, or -1.
+int ordinalArgument(StringRef Name) {
+  return llvm::StringSwitch<int>(Name)
+      .Cases({"cudaSetDevice", "cudaInitDevice", "set_device"}, 0)
+      .Cases({"cudaGetDeviceProperties", "cuDeviceGet"}, 1)
+      .Case("cudaDeviceGetAttribute", 2)
+      .Default(-1);
+}
+
+std::string describeSource(const OrdinalSource &Source) {
+  switch (Source.Kind) {
+  case OrdinalSource::Environment:
+    return Source.Name.empty()
+               ? std::string("the environment")
+               : "the environment variable '" + Source.Name + "'";
+  case OrdinalSource::CommandLine:
+    return "the command line";
+  case OrdinalSource::MpiWorldRank:
+    return "MPI's world rank";
+  }
+  return "";
+}
+
+} // namespace
+
+void UnvalidatedDeviceOrdinalCheck::registerMatchers(MatchFinder *Finder) {
+  auto InUserCode = allOf(unless(isInTemplateInstantiation()),
+                          unless(isExpansionInSystemHeader()),
+                          hasAncestor(functionDecl().bind("function")));
+  Finder->addMatcher(callExpr(InUserCode).bind("call"), this);
+  // torch::Device(torch::kCUDA, k) and c10::Device(c10::DeviceType::CUDA, k).
+  Finder->addMatcher(
+      cxxConstructExpr(InUserCode, argumentCountIs(2),
+                       hasDeclaration(cxxConstructorDecl(
+                           ofClass(cxxRecordDecl(hasName("::c10::Device"))))))
+          .bind("device"),
+      this);
+}
+
+void UnvalidatedDeviceOrdinalCheck::check(
+    const MatchFinder::MatchResult &Result) {
+  if (analysisBudgetExceeded())
+    return;
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const Expr *Ordinal = nullptr;
+  std::string Taker;
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
+    StringRef Name = canonicalApiName(calleeName(*Call));
+    int Index = ordinalArgument(Name);
+    if (Index < 0 || unsigned(Index) >= Call->getNumArgs())
+      return;
+    Ordinal = Call->getArg(Index);
+    Taker = calleeName(*Call).str();
+  } else if (const auto *Device =
+                 Result.Nodes.getNodeAs<CXXConstructExpr>("device")) {
+    Ordinal = Device->getArg(1);
+    Taker = "torch::Device";
+  }
+  if (!Ordinal || isa<CXXDefaultArgExpr>(Ordinal))
+    return;
+  OrdinalTrace Trace = traceDeviceOrdinal(*Ordinal, *Function);
+  if (Trace.Sources.empty() || Trace.CheckedAgainstDeviceCount)
+    return;
+  ASTContext &Context = *Result.Context;
+  std::string Text = quoteSource(Ordinal, Context);
+  const OrdinalSource *Global = nullptr;
+  for (const OrdinalSource &Source : Trace.Sources)
+    if (Source.isGlobalRank())
+      Global = &Source;
+  const OrdinalSource &Shown = Global ? *Global : Trace.Sources.front();
+  if (Global && !Trace.Remapped) {
+    diag(Ordinal->getBeginLoc(),
+         "device ordinal '%0' is the global rank from %1: on every node "
+         "after the first it names a GPU that does not exist; use the local "
+         "rank ('LOCAL_RANK', or the rank modulo the GPUs per node)")
+        << Text << describeSource(*Global);
+  } else {
+    diag(Ordinal->getBeginLoc(),
+         "device ordinal '%0' comes from %1 and is never compared with the "
+         "device count: past the last GPU, '%2' fails with "
+         "cudaErrorInvalidDevice")
+        << Text << describeSource(Shown) << Taker;
+  }
+  if (Shown.Where->getBeginLoc() != Ordinal->getBeginLoc())
+    diag(Shown.Where->getBeginLoc(), "read here", DiagnosticIDs::Note);
+}
+
+} // namespace gpuguard::cuda
