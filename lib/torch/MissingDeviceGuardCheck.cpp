@@ -35,11 +35,6 @@ void MissingDeviceGuardCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Context = *Result.Context;
-  // Launches from device code (dynamic parallelism) stay on their device.
-  if (Function->hasAttr<CUDAGlobalAttr>() ||
-      (Function->hasAttr<CUDADeviceAttr>() &&
-       !Function->hasAttr<CUDAHostAttr>()))
-    return;
   auto Accessors = tensorMemoryArguments(*Launch);
   if (Accessors.empty() || hasDeviceGuardBefore(*Function, *Launch, Context))
     return;

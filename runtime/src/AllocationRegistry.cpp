@@ -316,6 +316,13 @@ std::string formatBytes(unsigned long long Bytes) {
   return Text + Human;
 }
 
+std::string describeLiveTotal(const std::vector<LiveAllocation> &Live) {
+  unsigned long long Bytes = 0;
+  for (const LiveAllocation &A : Live)
+    Bytes += A.Bytes;
+  return std::to_string(Live.size()) + " allocation(s), " + formatBytes(Bytes);
+}
+
 std::vector<std::string>
 describeLiveAllocations(const std::vector<LiveAllocation> &Live,
                         unsigned MaxGroups) {

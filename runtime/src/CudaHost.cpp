@@ -548,12 +548,8 @@ void reportOutOfMemory(const char *Allocator, size_t Size, const char *File,
                         "live: the rest is held by other allocators, "
                         "libraries or processes");
   } else {
-    unsigned long long Bytes = 0;
-    for (const LiveAllocation &A : Live)
-      Bytes += A.Bytes;
-    F.Details.push_back(
-        "live through the CUDA wrappers: " + std::to_string(Live.size()) +
-        " allocation(s), " + formatBytes(Bytes) + "; the largest:");
+    F.Details.push_back("live through the CUDA wrappers: " +
+                        describeLiveTotal(Live) + "; the largest:");
     for (const std::string &Group : describeLiveAllocations(Live, 5))
       F.Details.push_back("  " + Group);
   }

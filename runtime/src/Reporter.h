@@ -155,6 +155,8 @@ void forgetWrappedAllocations();
 std::vector<std::string>
 describeLiveAllocations(const std::vector<LiveAllocation> &Live,
                         unsigned MaxGroups);
+/// "3 allocation(s), 12582912 bytes (12.0 MiB)": how much \p Live holds.
+std::string describeLiveTotal(const std::vector<LiveAllocation> &Live);
 /// "12582912 bytes (12.0 MiB)".
 std::string formatBytes(unsigned long long Bytes);
 /// Prints the live allocations (nothing when none is live and

@@ -425,14 +425,9 @@ void printLiveAllocations(bool SayWhenNone) {
     Lines.push_back("gpuguard: no device memory allocated through the CUDA "
                     "wrappers is live");
   } else {
-    unsigned long long Bytes = 0;
-    for (const LiveAllocation &A : Live)
-      Bytes += A.Bytes;
-    std::vector<std::string> Groups = describeLiveAllocations(Live, 20);
     Lines.push_back("gpuguard: device memory still allocated: " +
-                    std::to_string(Live.size()) + " allocation(s), " +
-                    formatBytes(Bytes) + " [cuda-device-memory-leak]");
-    for (const std::string &Group : Groups)
+                    describeLiveTotal(Live) + " [cuda-device-memory-leak]");
+    for (const std::string &Group : describeLiveAllocations(Live, 20))
       Lines.push_back("  " + Group);
   }
   state().emitLines(Lines);

@@ -21,6 +21,14 @@ __device__ int min(int, int);
 __device__ int max(int, int);
 extern "C" __device__ [[noreturn]] void __assert_fail(const char *, const char *, unsigned, const char *);
 #define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
+// What a `<<<...>>>` launch needs.
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, unsigned long shared = 0,
+                                 cudaStream_t stream = 0);
 )";
 
 std::unique_ptr<ASTUnit> parseCuda(const std::string &Code) {

@@ -57,6 +57,13 @@ const VarDecl *asLocalVariable(const Expr *E) {
   return Var && Var->hasLocalStorage() ? Var : nullptr;
 }
 
+const VarDecl *addressedLocalVariable(const Expr *E) {
+  const auto *AddressOf = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
+  if (!AddressOf || AddressOf->getOpcode() != UO_AddrOf)
+    return nullptr;
+  return asLocalVariable(AddressOf->getSubExpr()->IgnoreParenCasts());
+}
+
 void collectReadVariables(const Expr *E,
                           llvm::SmallVectorImpl<const VarDecl *> &Out,
                           ReadScope Scope) {

@@ -38,6 +38,10 @@ std::optional<int64_t> integerConstant(const clang::Expr *E,
 /// directly, or null.
 const clang::VarDecl *asLocalVariable(const clang::Expr *E);
 
+/// The variable with local storage whose address \p E takes (`&v`, through
+/// parentheses and casts: `(void **)&v`), or null.
+const clang::VarDecl *addressedLocalVariable(const clang::Expr *E);
+
 /// Which variables collectReadVariables() reports.
 enum class ReadScope {
   /// Locals and parameters: what a function's own assignments can change.

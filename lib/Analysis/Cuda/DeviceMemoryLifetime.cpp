@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/DeviceMemoryLifetime.h"
 #include "Analysis/Core/BranchCondition.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Core/KnownCalls.h"
 #include "Analysis/Cuda/CudaApi.h"
@@ -80,39 +81,15 @@ bool isCudaFamily(MemoryFamily Family) {
 
 namespace {
 
-const Expr *stripCasts(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
-      E = Cast->getSubExpr();
-    else
-      return E;
-  }
-}
-
-/// The local variable \p E names, looking through casts.
+/// The local variable \p E names, through parentheses and casts.
 const VarDecl *localVariable(const Expr *E) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripCasts(E));
-  if (!Ref)
-    return nullptr;
-  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-  if (!Var || !Var->hasLocalStorage())
-    return nullptr;
-  return Var;
-}
-
-/// The variable whose address \p Arg takes: `&p`, `(void **)&p`.
-const VarDecl *addressedVariable(const Expr *Arg) {
-  const auto *AddressOf = dyn_cast<UnaryOperator>(stripCasts(Arg));
-  if (!AddressOf || AddressOf->getOpcode() != UO_AddrOf)
-    return nullptr;
-  return localVariable(AddressOf->getSubExpr());
+  return asLocalVariable(E->IgnoreParenCasts());
 }
 
 /// The variable a release's argument names: `p`, `(void *)p`, and the
 /// `ptr` member of a `cudaPitchedPtr`.
 const VarDecl *releasedVariable(const Expr *Arg) {
-  const Expr *Stripped = stripCasts(Arg);
+  const Expr *Stripped = Arg->IgnoreParenCasts();
   if (const auto *Member = dyn_cast<MemberExpr>(Stripped))
     if (!Member->isArrow() && Member->getMemberDecl()->getName() == "ptr")
       Stripped = Member->getBase();
@@ -174,7 +151,7 @@ public:
     }
     if (Call->getNumArgs() == 0)
       return true;
-    if (const VarDecl *Holder = addressedVariable(Call->getArg(0)))
+    if (const VarDecl *Holder = addressedLocalVariable(Call->getArg(0)))
       add(Call, Name, *Family, Holder);
     return true;
   }
@@ -198,7 +175,7 @@ public:
   void finish() {
     for (const DeclRefExpr *Ref : References) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (Var && Holders.contains(Var) && escapes(Ref, Var))
+      if (Var && Holders.contains(Var) && escapes(Ref))
         Escaped.insert(Var);
     }
   }
@@ -206,9 +183,10 @@ public:
   std::vector<TrackedAllocation> Allocations;
   DenseSet<const VarDecl *> Holders;
   DenseSet<const VarDecl *> Escaped;
-  ParentMap Parents;
 
 private:
+  ParentMap Parents;
+
   void add(const Expr *Site, StringRef Name, MemoryFamily Family,
            const VarDecl *Holder) {
     Allocations.push_back({Site, Name, Family, Holder});
@@ -237,7 +215,7 @@ private:
 
   /// Whether the use \p Ref of the holder \p Var lets the pointer's value
   /// go somewhere the function does not follow.
-  bool escapes(const DeclRefExpr *Ref, const VarDecl *Var) {
+  bool escapes(const DeclRefExpr *Ref) {
     if (Ref->refersToEnclosingVariableOrCapture())
       return true; // Used inside a lambda or block: captured.
     const Stmt *Child = Ref;
@@ -304,7 +282,6 @@ private:
         return false; // The pointer as a condition: a null test.
       return true;
     }
-    (void)Var;
     return true;
   }
 
@@ -414,7 +391,7 @@ struct ConditionMeaning {
 };
 
 bool isZeroLike(const Expr *E) {
-  E = stripCasts(E);
+  E = E->IgnoreParenCasts();
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
     return true;
   if (const auto *Literal = dyn_cast<IntegerLiteral>(E))
@@ -478,7 +455,7 @@ public:
       assignStatus(Target, Assign->getRHS(), State);
       // A new value that is not an allocation: followed no further.
       const TrackedAllocation *Allocation =
-          tracked(stripCasts(Assign->getRHS()));
+          tracked(Assign->getRHS()->IgnoreParenCasts());
       if (!Allocation || Allocation->Holder != Target)
         State.Held.erase(Target);
       return true;
@@ -586,7 +563,7 @@ private:
   }
 
   void assignStatus(const VarDecl *Target, const Expr *Value, Facts &State) {
-    const auto *Call = dyn_cast<CallExpr>(stripCasts(Value));
+    const auto *Call = dyn_cast<CallExpr>(Value->IgnoreParenCasts());
     const TrackedAllocation *Allocation = Call ? tracked(Call) : nullptr;
     if (Allocation && Allocation->Family != MemoryFamily::HostHeap)
       State.StatusOf[Target] = Call;
@@ -606,7 +583,7 @@ private:
   /// The allocation whose status \p E is, or the holder it names.
   std::pair<const Expr *, const VarDecl *> operand(const Expr *E,
                                                    const Facts &State) const {
-    E = stripCasts(E);
+    E = E->IgnoreParenCasts();
     if (const auto *Call = dyn_cast<CallExpr>(E))
       if (const TrackedAllocation *Allocation = tracked(Call);
           Allocation && Allocation->Family != MemoryFamily::HostHeap)

@@ -1,6 +1,7 @@
 //===--- DeviceOrdinals.cpp - Where a device ordinal comes from -----------===//
 
 #include "Analysis/Cuda/DeviceOrdinals.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Cuda/CudaApi.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -27,19 +28,7 @@ bool OrdinalSource::isGlobalRank() const {
 namespace {
 
 const VarDecl *localVariable(const Expr *E) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  if (!Ref)
-    return nullptr;
-  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-  return Var && Var->hasLocalStorage() ? Var : nullptr;
-}
-
-/// The variable whose address \p E takes: `&r`.
-const VarDecl *addressedVariable(const Expr *E) {
-  const auto *AddressOf = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
-  if (!AddressOf || AddressOf->getOpcode() != UO_AddrOf)
-    return nullptr;
-  return localVariable(AddressOf->getSubExpr());
+  return asLocalVariable(E->IgnoreParenImpCasts());
 }
 
 bool isDeviceCountCall(const CallExpr &Call) {
@@ -63,8 +52,9 @@ bool isArgv(const ParmVarDecl *Param) {
   return Param->getType()->isPointerType() || Param->getType()->isArrayType();
 }
 
-/// What the function writes into each local: initialisers, assignments,
-/// out-parameters of MPI_Comm_rank and of the device-count queries.
+/// What the function writes into each local (initialisers, assignments,
+/// out-parameters of MPI_Comm_rank and of the device-count queries), and
+/// its comparisons.
 class Writes : public RecursiveASTVisitor<Writes> {
 public:
   bool VisitVarDecl(VarDecl *Var) {
@@ -78,30 +68,23 @@ public:
         Values[Var].push_back(Op->getRHS());
     if (Op->isComparisonOp())
       Comparisons.push_back(Op);
-    if (Op->getOpcode() == BO_Rem || Op->getOpcode() == BO_RemAssign)
-      Remainders.push_back(Op);
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
     StringRef Name = canonicalApiName(calleeName(*Call));
     if (Name == "MPI_Comm_rank" && Call->getNumArgs() == 2)
-      if (const VarDecl *Var = addressedVariable(Call->getArg(1)))
+      if (const VarDecl *Var = addressedLocalVariable(Call->getArg(1)))
         MpiRanks[Var] = Call;
-    if (isDeviceCountCall(*Call)) {
-      if (Call->getNumArgs() >= 1)
-        if (const VarDecl *Var = addressedVariable(Call->getArg(0)))
-          DeviceCounts.insert(Var);
-      CountCalls.insert(Call);
-    }
+    if (isDeviceCountCall(*Call) && Call->getNumArgs() >= 1)
+      if (const VarDecl *Var = addressedLocalVariable(Call->getArg(0)))
+        DeviceCounts.insert(Var);
     return true;
   }
 
   DenseMap<const VarDecl *, SmallVector<const Expr *, 2>> Values;
   DenseMap<const VarDecl *, const CallExpr *> MpiRanks;
   SmallPtrSet<const VarDecl *, 4> DeviceCounts;
-  SmallPtrSet<const CallExpr *, 4> CountCalls;
   std::vector<const BinaryOperator *> Comparisons;
-  std::vector<const BinaryOperator *> Remainders;
 };
 
 /// The variables an expression reads, and the sources it reads directly.
@@ -146,7 +129,6 @@ public:
       }
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
           Var && Var->hasLocalStorage() && Visited.insert(Var).second) {
-        Variables.push_back(Var);
         if (auto It = W.MpiRanks.find(Var); It != W.MpiRanks.end()) {
           const CallExpr *Call = It->second;
           std::string Communicator;
@@ -210,7 +192,6 @@ public:
 
   const Writes &W;
   std::vector<OrdinalSource> Sources;
-  std::vector<const VarDecl *> Variables;
   SmallPtrSet<const VarDecl *, 8> Visited;
   bool Remapped = false;
   bool Counted = false;
@@ -235,11 +216,8 @@ OrdinalTrace traceDeviceOrdinal(const Expr &Ordinal,
     if ((T.mentionsTraced(Compare->getLHS()) &&
          T.mentionsDeviceCount(Compare->getRHS())) ||
         (T.mentionsTraced(Compare->getRHS()) &&
-         T.mentionsDeviceCount(Compare->getLHS())) ||
-        (T.mentionsDeviceCount(Compare->getLHS()) &&
-         T.mentionsDeviceCount(Compare->getRHS())))
-      Result.CheckedAgainstDeviceCount |= T.mentionsTraced(Compare->getLHS()) ||
-                                          T.mentionsTraced(Compare->getRHS());
+         T.mentionsDeviceCount(Compare->getLHS())))
+      Result.CheckedAgainstDeviceCount = true;
   return Result;
 }
 

@@ -88,4 +88,14 @@ TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
   EXPECT_EQ(All[2]->getName(), "g");
 }
 
+TEST_F(ExprShapeTest, AddressedLocalVariables) {
+  const clang::VarDecl *Var =
+      addressedLocalVariable(returned("return (int)(long)(void **)&a;"));
+  ASSERT_TRUE(Var);
+  EXPECT_EQ(Var->getName(), "a");
+  // A global's address, and a plain read, name no local.
+  EXPECT_FALSE(addressedLocalVariable(returned("return (int)(long)&g;")));
+  EXPECT_FALSE(addressedLocalVariable(returned("return a;")));
+}
+
 } // namespace

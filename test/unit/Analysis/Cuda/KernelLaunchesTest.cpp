@@ -13,13 +13,6 @@ using namespace gpuguard::test;
 namespace {
 
 constexpr const char *Prelude = R"(
-struct dim3 {
-  unsigned x, y, z;
-  dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
-};
-typedef struct CUstream_st *cudaStream_t;
-extern "C" int cudaConfigureCall(dim3 grid, dim3 block, unsigned long shared = 0,
-                                 cudaStream_t stream = 0);
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 __global__ void kernel(float *p, int n) {}
 )";

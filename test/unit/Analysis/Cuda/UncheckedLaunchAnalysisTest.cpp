@@ -15,14 +15,7 @@ namespace {
 /// ends unchecked after the synchronisation.
 std::vector<std::string> uncheckedLaunches(const std::string &Body) {
   auto Unit = parseCuda(R"(
-struct dim3 {
-  unsigned x, y, z;
-  dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
-};
-typedef struct CUstream_st *cudaStream_t;
 typedef int cudaError_t;
-extern "C" int cudaConfigureCall(dim3 grid, dim3 block, unsigned long shared = 0,
-                                 cudaStream_t stream = 0);
 __global__ void kernel(int *p) {}
 cudaError_t cudaGetLastError();
 cudaError_t cudaDeviceSynchronize();

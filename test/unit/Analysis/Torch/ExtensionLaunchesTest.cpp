@@ -17,14 +17,6 @@ using namespace gpuguard::torch;
 namespace {
 
 constexpr const char *Declarations = R"(
-struct dim3 {
-  unsigned x, y, z;
-  dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
-};
-typedef struct CUstream_st *cudaStream_t;
-extern "C" int cudaConfigureCall(dim3 grid, dim3 block,
-                                 unsigned long shared = 0,
-                                 cudaStream_t stream = 0);
 int cudaSetDevice(int);
 namespace c10 {
 struct Device { int index() const; };
