@@ -353,8 +353,11 @@ bool findCudaHeaders(const char *Argv0, const std::vector<std::string> &Files,
 /// The LibTorch flags for files whose commands do not find LibTorch; they
 /// must outlive the database.
 std::unique_ptr<frontend::TorchDefaults>
-useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database) {
+useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
+                 const frontend::CudaHeaders &Headers) {
   frontend::TorchDefaults::Options TorchOptions;
+  TorchOptions.CudaShimDir =
+      frontend::torchShimHeaders(Headers.FallbackIncludeDir);
   TorchOptions.UsePch = options::TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
   TorchOptions.ToolVersion = GPUGUARD_VERSION;
@@ -455,7 +458,8 @@ int runGpuGuard(int Argc, const char **Argv) {
       [](llvm::StringRef Key, const llvm::Twine &Message) {
         setupMessage({Key.str(), Message.str()});
       });
-  std::unique_ptr<frontend::TorchDefaults> Torch = useTorchDefaults(Database);
+  std::unique_ptr<frontend::TorchDefaults> Torch =
+      useTorchDefaults(Database, Headers);
 
   enableCrashRecovery();
   llvm::InitializeAllTargetInfos();

@@ -76,6 +76,15 @@ std::string findFallbackHeaders(const char *Argv0, llvm::StringRef Override) {
   return std::string(Dir);
 }
 
+std::string torchShimHeaders(llvm::StringRef FallbackIncludeDir) {
+  llvm::SmallString<256> Dir(FallbackIncludeDir);
+  llvm::sys::path::remove_filename(Dir);
+  llvm::sys::path::append(Dir, "torch");
+  if (!llvm::sys::fs::is_directory(Dir))
+    return "";
+  return std::string(Dir);
+}
+
 std::string nvccCompatHeader(llvm::StringRef FallbackIncludeDir) {
   llvm::SmallString<256> Path(FallbackIncludeDir);
   llvm::sys::path::remove_filename(Path);

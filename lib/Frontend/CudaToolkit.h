@@ -44,6 +44,11 @@ std::vector<std::string> cudaSearchPaths();
 /// in `../share/gpuguard/cuda-fallback/include`, or \p Override.
 std::string findFallbackHeaders(const char *Argv0, llvm::StringRef Override);
 
+/// The headers installed beside \p FallbackIncludeDir (`../torch`) that
+/// stand in for what a LibTorch built without CUDA lacks for CUDA sources;
+/// empty when they are missing.
+std::string torchShimHeaders(llvm::StringRef FallbackIncludeDir);
+
 /// The nvcc compatibility header installed beside \p FallbackIncludeDir
 /// (`../compat/__gpuguard_nvcc_compat.h`); empty when it is missing.
 std::string nvccCompatHeader(llvm::StringRef FallbackIncludeDir);

@@ -1,6 +1,7 @@
 //===--- TorchDiscovery.cpp - Finding LibTorch for files without flags ----===//
 
 #include "Frontend/TorchDiscovery.h"
+#include "Frontend/CompileCommands.h"
 #include "Frontend/IncludeScan.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -348,6 +349,14 @@ void TorchDefaults::decide() {
   }
   for (const std::string &Dir : Torch->IncludeDirs)
     Flags.insert(Flags.end(), {"-isystem", Dir});
+  // A LibTorch built without CUDA (Debian's libtorch-dev) ships c10/cuda's
+  // headers but not the one its build generates; extensions' CUDA sources
+  // include it through c10/cuda/CUDAMacros.h.
+  std::string Include = joinPath(Torch->Root, "include");
+  if (!Opts.CudaShimDir.empty() &&
+      fs::exists(joinPath(Include, "c10/cuda/CUDAMacros.h")) &&
+      !fs::exists(joinPath(Include, "c10/cuda/impl/cuda_cmake_macros.h")))
+    CudaFlags = {"-isystem", Opts.CudaShimDir};
   std::string Version = Torch->Version.empty() ? "" : " " + Torch->Version;
   AddNote("using LibTorch" + Version + " from " + Torch->Root + " (" +
           Torch->FoundBy +
@@ -386,7 +395,9 @@ static bool findsTorch(llvm::ArrayRef<std::string> Dirs) {
 std::vector<std::string>
 TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
                         bool OwnFlags) {
-  if (!isCxxPath(Command.Filename))
+  bool Cuda =
+      isCudaSourcePath(Command.Filename) || isCudaHeaderPath(Command.Filename);
+  if (!Cuda && !isCxxPath(Command.Filename))
     return {};
   std::string File = Command.Filename;
   if (!path::is_absolute(File))
@@ -404,16 +415,17 @@ TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
     if (Say)
       Say(Text);
   }
-  if (!OwnFlags)
+  if (!OwnFlags && !Cuda)
     return Flags;
   std::vector<std::string> Own;
   bool SetsStandard =
       llvm::any_of(Command.CommandLine, [](llvm::StringRef Arg) {
         return Arg.starts_with("-std=") || Arg.starts_with("--std");
       });
-  bool KeepPch = isPchCompatible(Command.CommandLine);
+  // The precompiled header is C++'s: a CUDA source parses the headers.
+  bool KeepPch = !Cuda && isPchCompatible(Command.CommandLine);
   for (size_t I = 0; I < Flags.size(); ++I) {
-    if (Flags[I] == "-std=c++17" && SetsStandard)
+    if (Flags[I] == "-std=c++17" && SetsStandard && OwnFlags)
       continue;
     if (PchFlag && I == *PchFlag && !KeepPch) {
       ++I;
@@ -421,6 +433,8 @@ TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
     }
     Own.push_back(Flags[I]);
   }
+  if (Cuda)
+    llvm::append_range(Own, CudaFlags);
   return Own;
 }
 

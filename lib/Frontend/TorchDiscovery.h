@@ -107,12 +107,16 @@ public:
     std::vector<std::string> ExtraArgs;
     /// Something slow starts (precompiling <torch/torch.h>).
     std::function<void(const llvm::Twine &)> Progress;
+    /// Headers that stand in for what a LibTorch built without CUDA lacks
+    /// for CUDA sources (c10/cuda/impl/cuda_cmake_macros.h).
+    std::string CudaShimDir;
   };
 
   explicit TorchDefaults(Options Opts) : Opts(std::move(Opts)) {}
 
   /// Flags that give \p Command LibTorch, to go after the compiler: empty
-  /// unless its file is C++ that reaches a LibTorch header through the
+  /// unless its file is C++ or CUDA (never given the precompiled header)
+  /// that reaches a LibTorch header through the
   /// includes the preprocessor would follow (beside each file and in the
   /// command's include directories) and the command does not find LibTorch
   /// itself. A command with flags of its own (\p OwnFlags: `--`, -p) keeps
@@ -127,6 +131,8 @@ private:
   Options Opts;
   std::once_flag Decided;
   std::vector<std::string> Flags;
+  /// Added for CUDA sources only.
+  std::vector<std::string> CudaFlags;
   /// Where Flags has `-include-pch`, and its path.
   std::optional<size_t> PchFlag;
   /// What decide() has to say: (is a warning, text).

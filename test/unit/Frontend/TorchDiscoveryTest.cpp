@@ -194,3 +194,30 @@ TEST_F(TorchProject, OwnFlagsKeepTheirStandardAndTheirLibTorch) {
       Defaults.flagsFor(command(Model, {"-Iinclude", "-isystem", Api}), true)
           .empty());
 }
+
+TEST_F(TorchProject, CudaSourcesGetLibTorchAndTheShimItLacks) {
+  // c10/cuda's headers without the one LibTorch's CUDA build generates.
+  write("libtorch/include/c10/cuda/CUDAMacros.h", "#pragma once\n");
+  std::string Extension = write(
+      "proj/src/ops.cu", "#include <torch/torch.h>\n__global__ void k();\n");
+  TorchDefaults::Options Opts;
+  Opts.CudaShimDir = path("shim");
+  Opts.ExtraArgs = {"-I" + path("proj/include")};
+  TorchDefaults Defaults(std::move(Opts));
+  std::vector<std::string> Flags =
+      Defaults.flagsFor(command(Extension, {}), /*OwnFlags=*/false);
+  EXPECT_TRUE(has(Flags, path("libtorch/include/torch/csrc/api/include")));
+  EXPECT_TRUE(has(Flags, path("shim")));
+  EXPECT_FALSE(has(Flags, "-include-pch"));
+  // A C++ source includes no c10/cuda through LibTorch: no shim.
+  EXPECT_FALSE(has(Defaults.flagsFor(command(Model, {"-Iinclude"}), true),
+                   path("shim")));
+
+  // A LibTorch built with CUDA has its own copy.
+  write("libtorch/include/c10/cuda/impl/cuda_cmake_macros.h", "#pragma once\n");
+  TorchDefaults::Options WithCuda;
+  WithCuda.CudaShimDir = path("shim");
+  TorchDefaults Complete(std::move(WithCuda));
+  EXPECT_FALSE(
+      has(Complete.flagsFor(command(Extension, {}), false), path("shim")));
+}
