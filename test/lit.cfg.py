@@ -65,6 +65,10 @@ if config.torch_pch and os.path.exists(config.torch_pch):
     config.substitutions.append(
         ("%torch_flags", torch_flags + " -isystem " + scenario_inputs))
     config.substitutions.append(("%torch_cxx", config.cxx_compiler))
+    # CUDA sources of extensions parse LibTorch's headers themselves: the
+    # precompiled header is C++'s.
+    config.substitutions.append(
+        ("%torch_cuda_flags", f"-std=c++17 -isystem {config.torch_include}"))
     config.substitutions.append(
         ("%torch_run",
          f"{python} {os.path.join(scripts, 'torch_run.py')} "

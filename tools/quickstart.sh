@@ -75,8 +75,14 @@ run_examples() {
   local examples=(examples/cuda/*_bug.cu examples/cuda/*_fixed.cu)
   if [ -f /usr/include/torch/csrc/api/include/torch/torch.h ]; then
     examples+=(examples/torch/*_bug.cpp examples/torch/*_fixed.cpp)
+    # LibTorch's CUDA headers need the toolkit's (cuda_bf16.h and the like).
+    if [ -f "${CUDA_PATH:-/usr/local/cuda}/include/cuda_bf16.h" ]; then
+      examples+=(examples/extension/*_bug.cu examples/extension/*_fixed.cu)
+    else
+      echo "quickstart: no CUDA toolkit; skipping examples/extension"
+    fi
   else
-    echo "quickstart: no LibTorch headers; skipping examples/torch"
+    echo "quickstart: no LibTorch headers; skipping examples/torch and examples/extension"
   fi
   for example in "${examples[@]}"; do
     echo "== gpuguard $example"

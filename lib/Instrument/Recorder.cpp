@@ -413,8 +413,12 @@ Recorder::render(StringRef Path,
       OS << "#include <gpuguard/torch.h>\n";
   }
   if (!Number.empty()) {
-    OS << "#ifndef __CUDA_ARCH__\n"
-       << "static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {\n";
+    // LibTorch's sites are named by the table itself in host functions,
+    // which a CUDA file's device pass parses too; the other kinds by key.
+    bool TableInBothPasses = Record.HasCuda && Record.HasTorch;
+    if (!TableInBothPasses)
+      OS << "#ifndef __CUDA_ARCH__\n";
+    OS << "static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {\n";
     for (int Id : Ids) {
       if (!Kept.count(Id))
         continue;
@@ -427,8 +431,10 @@ Recorder::render(StringRef Path,
          << cString(S.Check) << "\", " << static_cast<unsigned>(S.Kind) << ", "
          << Related << ", \"" << cString(S.What) << "\"},\n";
     }
-    OS << "};\n"
-       << "static const ::gpuguard::rt::SiteTableRegistrar "
+    OS << "};\n";
+    if (TableInBothPasses)
+      OS << "#ifndef __CUDA_ARCH__\n";
+    OS << "static const ::gpuguard::rt::SiteTableRegistrar "
           "gpuguard_registrar_(\n    "
        << KeyText << ", gpuguard_sites_, " << Number.size() << ", "
        << GPUGUARD_SITE_TABLE_ABI_VERSION << ");\n"

@@ -14,6 +14,7 @@
 #include "torch/LossShapeCheck.h"
 #include "torch/MissingDeviceGuardCheck.h"
 #include "torch/MixedDeviceCheck.h"
+#include "torch/UncheckedKernelInputCheck.h"
 
 namespace gpuguard::torch {
 
@@ -30,6 +31,8 @@ public:
     Factories.registerCheck<MissingDeviceGuardCheck>(
         "torch-missing-device-guard");
     Factories.registerCheck<MixedDeviceCheck>("torch-mixed-device");
+    Factories.registerCheck<UncheckedKernelInputCheck>(
+        "torch-unchecked-kernel-input");
   }
 };
 

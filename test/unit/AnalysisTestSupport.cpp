@@ -1,6 +1,7 @@
 //===--- AnalysisTestSupport.cpp - Parsing snippets for unit tests --------===//
 
 #include "AnalysisTestSupport.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Tooling/Tooling.h"
@@ -67,6 +68,23 @@ const FunctionDecl *findFunction(ASTContext &Context, llvm::StringRef Name) {
   auto Matches = match(
       functionDecl(hasName(Name.str()), isDefinition()).bind("f"), Context);
   return Matches.empty() ? nullptr : Matches[0].getNodeAs<FunctionDecl>("f");
+}
+
+namespace {
+class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
+public:
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    Launches.push_back(Launch);
+    return true;
+  }
+  std::vector<const CUDAKernelCallExpr *> Launches;
+};
+} // namespace
+
+std::vector<const CUDAKernelCallExpr *> findLaunches(Decl &Root) {
+  LaunchCollector Collector;
+  Collector.TraverseDecl(&Root);
+  return Collector.Launches;
 }
 
 unsigned lineInBody(const FunctionDecl &Function, SourceLocation Loc) {

@@ -11,9 +11,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Frontend/ASTUnit.h"
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gpuguard::test {
 
@@ -34,6 +36,10 @@ const clang::FunctionDecl *findFunction(clang::ASTContext &Context,
 /// so that tests name lines of the body they wrote.
 unsigned lineInBody(const clang::FunctionDecl &Function,
                     clang::SourceLocation Loc);
+
+/// The kernel launches under \p Root (a function, or the translation unit),
+/// in source order.
+std::vector<const clang::CUDAKernelCallExpr *> findLaunches(clang::Decl &Root);
 
 /// The local variable named \p Name in \p Function, or null.
 const clang::VarDecl *findVariable(const clang::FunctionDecl &Function,

@@ -103,6 +103,12 @@ tensorMemoryArguments(const CUDAKernelCallExpr &Launch) {
   return Accessors;
 }
 
+bool isRawPointerAccessor(const CXXMemberCallExpr &Accessor) {
+  const CXXMethodDecl *Method = Accessor.getMethodDecl();
+  return Method && Method->getIdentifier() &&
+         !Method->getName().contains("accessor");
+}
+
 bool hasDeviceGuardBefore(const FunctionDecl &Function, const Stmt &Before,
                           const ASTContext &Context) {
   if (!Function.getBody())

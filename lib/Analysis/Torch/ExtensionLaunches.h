@@ -26,6 +26,11 @@ namespace gpuguard::torch {
 llvm::SmallVector<const clang::CXXMemberCallExpr *, 4>
 tensorMemoryArguments(const clang::CUDAKernelCallExpr &Launch);
 
+/// Whether \p Accessor hands the kernel a raw pointer (`data_ptr<T>()`,
+/// `data<T>()`), which it indexes as if the tensor were contiguous, rather
+/// than a packed accessor, which carries the strides.
+bool isRawPointerAccessor(const clang::CXXMemberCallExpr &Accessor);
+
 /// Whether \p Function, before \p Before in its body, makes a device
 /// current: declares a device or stream guard of c10 or ATen, or calls
 /// `cudaSetDevice` (or c10's `set_device`).

@@ -13,6 +13,7 @@
 #include <gpuguard/report.h>
 #include <gpuguard/torch.h>
 
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/function_hook.h>
 
@@ -458,11 +459,61 @@ void recordDeferredWrite(const SiteInfo &Site, const Captured &Value) {
   }
 }
 
+/// "[3, 4]".
+std::string listOf(c10::IntArrayRef Values) {
+  std::string Text = "[";
+  for (size_t I = 0; I < Values.size(); ++I)
+    Text += (I ? ", " : "") + std::to_string(Values[I]);
+  return Text + "]";
+}
+
+/// The CUDA device current on this thread, when LibTorch was built with
+/// CUDA (its device guard is registered) and one is set.
+std::optional<c10::Device> currentCudaDevice() {
+  if (!c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA))
+    return std::nullopt;
+  return c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getDevice();
+}
+
+/// A tensor whose memory a kernel is about to receive: its memory must be
+/// the current GPU's, and a raw pointer (\p Flat) is indexed as if the
+/// tensor were contiguous. Every problem is named in one line.
+void checkKernelInput(const SiteInfo &Site, const Captured &Value, bool Flat) {
+  const at::Tensor &T = Value.Tensor;
+  if (!T.defined())
+    return;
+  std::vector<std::string> Problems;
+  if (!T.is_cuda()) {
+    Problems.push_back("on " + deviceName(T.device()) + ", not a GPU");
+  } else if (std::optional<c10::Device> Current = currentCudaDevice();
+             Current && Current->index() != T.device().index()) {
+    Problems.push_back("on " + deviceName(T.device()) +
+                       " while the current device is " + deviceName(*Current));
+  }
+  if (Flat && !T.is_contiguous())
+    Problems.push_back("not contiguous: sizes " + listOf(T.sizes()) +
+                       ", strides " + listOf(T.strides()));
+  if (Problems.empty())
+    return;
+  std::string Values = "'" + std::string(Site.What) + "' ";
+  for (size_t I = 0; I < Problems.size(); ++I)
+    Values += (I ? "; " : "") + Problems[I];
+  reportHost(Site,
+             Flat ? "tensor passed to a kernel as a raw pointer is not a "
+                    "contiguous tensor on the current GPU"
+                  : "tensor passed to a kernel is not on the current GPU",
+             Values);
+}
+
 void runCheck(const SiteInfo &Site,
               const std::array<Captured, MaxOperands> &Ops, unsigned Count) {
   switch (Site.Kind) {
   case TorchSameDevice:
     checkSameDevice(Site, Ops, Count);
+    break;
+  case TorchKernelInput:
+  case TorchKernelInputFlat:
+    checkKernelInput(Site, Ops[0], Site.Kind == TorchKernelInputFlat);
     break;
   case TorchEmbeddingRange:
     if (Count >= 2)

@@ -180,10 +180,14 @@ public:
   Device device() const;
   ScalarType scalar_type() const;
   bool is_cuda() const;
+  bool is_contiguous() const;
+  int64_t stride(int64_t dim) const;
+  IntArrayRef strides() const;
   bool requires_grad() const;
   bool defined() const;
   const TensorBase &set_requires_grad(bool requires_grad);
   int64_t _version() const;
+  void *data_ptr() const;
   template <typename T> T *data_ptr() const;
   template <typename T> T *data() const;
   template <typename T, std::size_t N>

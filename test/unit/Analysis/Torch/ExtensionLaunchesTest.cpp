@@ -7,7 +7,6 @@
 
 #include "Analysis/Torch/ExtensionLaunches.h"
 #include "AnalysisTestSupport.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "gtest/gtest.h"
 
 using namespace gpuguard;
@@ -41,15 +40,6 @@ __global__ void k(float *p, const float *q);
 __global__ void a(at::PackedTensorAccessor32<float, 2> acc);
 )";
 
-class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
-public:
-  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr *Launch) {
-    Launches.push_back(Launch);
-    return true;
-  }
-  std::vector<const clang::CUDAKernelCallExpr *> Launches;
-};
-
 struct Parsed {
   std::unique_ptr<clang::ASTUnit> Unit;
   const clang::FunctionDecl *Function = nullptr;
@@ -62,9 +52,7 @@ Parsed parse(const std::string &Body) {
   if (!P.Unit)
     return P;
   P.Function = findFunction(P.Unit->getASTContext(), "f");
-  LaunchCollector Collector;
-  Collector.TraverseDecl(const_cast<clang::FunctionDecl *>(P.Function));
-  P.Launches = Collector.Launches;
+  P.Launches = findLaunches(const_cast<clang::FunctionDecl &>(*P.Function));
   return P;
 }
 
