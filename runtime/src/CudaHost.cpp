@@ -513,18 +513,18 @@ void afterSynchronisation(cudaError_t Result, const char *Call, bool DeviceWide,
 
 /// The site of an allocation call, for reports at it: one entry per file
 /// and line, kept for the life of the process as site tables are.
-const SiteInfo *allocationSite(const char *Allocator, const char *File,
-                               unsigned Line) {
+const SiteInfo *callSite(const char *Function, const char *Check,
+                         const char *File, unsigned Line) {
   static std::mutex Mutex;
   static auto *Sites =
       new std::map<std::tuple<std::string, unsigned, std::string>,
                    std::unique_ptr<SiteInfo>>();
   std::lock_guard<std::mutex> Lock(Mutex);
   std::unique_ptr<SiteInfo> &Site =
-      (*Sites)[{File ? File : "", Line, Allocator ? Allocator : ""}];
+      (*Sites)[{File ? File : "", Line, Function ? Function : ""}];
   if (!Site)
-    Site.reset(new SiteInfo{File ? File : "<unknown>", Line, 0, nullptr,
-                            "out-of-memory", ApiResult, -1, Allocator});
+    Site.reset(new SiteInfo{File ? File : "<unknown>", Line, 0, nullptr, Check,
+                            ApiResult, -1, Function});
   return Site.get();
 }
 
@@ -534,7 +534,7 @@ const SiteInfo *allocationSite(const char *Allocator, const char *File,
 void reportOutOfMemory(const char *Allocator, size_t Size, const char *File,
                        unsigned Line) {
   Failure F;
-  F.Site = allocationSite(Allocator, File, Line);
+  F.Site = callSite(Allocator, "out-of-memory", File, Line);
   F.Ref = refOfSite(*F.Site);
   F.What = std::string("'") + Allocator + "' of " + formatBytes(Size) +
            " failed: out of memory";
@@ -556,8 +556,54 @@ void reportOutOfMemory(const char *Allocator, size_t Size, const char *File,
   reportFailure(F);
 }
 
+/// The variables that say which GPU a process of a distributed job was
+/// meant to use, those that are set: "CUDA_VISIBLE_DEVICES=0,1; RANK=3".
+std::string deviceEnvironment() {
+  std::string Text;
+  for (const char *Name : {"CUDA_VISIBLE_DEVICES", "LOCAL_RANK", "RANK",
+                           "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"}) {
+    const char *Value = std::getenv(Name);
+    if (!Value)
+      continue;
+    Text += (Text.empty() ? "" : "; ") + std::string(Name) + "=" + Value;
+  }
+  return Text;
+}
+
+/// A device ordinal past the GPUs this process sees: the call fails with
+/// cudaErrorInvalidDevice, and in a distributed job it is usually a global
+/// rank used where the local one was meant.
+void reportMissingDevice(int Device, int Count, const char *File,
+                         unsigned Line) {
+  Failure F;
+  F.Site =
+      callSite("cudaSetDevice", "cuda-unvalidated-device-ordinal", File, Line);
+  F.Ref = refOfSite(*F.Site);
+  F.What = "'cudaSetDevice' names device " + std::to_string(Device) +
+           " and this process sees " + std::to_string(Count) + " GPU(s)";
+  F.Values = deviceEnvironment();
+  reportFailure(F);
+}
+
+/// Says once, before the first allocation or launch fails, that this
+/// machine's driver cannot run the program at all.
+void noticeSetupProblemsOnce() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LastErrorGuard Guard;
+    int Driver = 0, Runtime = 0;
+    if (!Guard.ok(::cudaDriverGetVersion(&Driver)) ||
+        !Guard.ok(::cudaRuntimeGetVersion(&Runtime)))
+      return;
+    std::string Notice = driverMismatchNotice(Driver, Runtime);
+    if (!Notice.empty())
+      emitLines({Notice});
+  });
+}
+
 void afterAllocation(cudaError_t Result, void **DevPtr, size_t Size,
                      const char *Allocator, const char *File, unsigned Line) {
+  noticeSetupProblemsOnce();
   if (Result == cudaSuccess && DevPtr && *DevPtr)
     registerAllocation(*DevPtr, Size, Allocator, File, Line);
   else if (Result == cudaErrorMemoryAllocation)
@@ -566,6 +612,20 @@ void afterAllocation(cudaError_t Result, void **DevPtr, size_t Size,
 }
 
 } // namespace
+
+std::string driverMismatchNotice(int Driver, int Runtime) {
+  // A driver runs any runtime of its own major version or older (minor
+  // version compatibility); none runs a newer major version. No driver at
+  // all is said by the first call that fails.
+  if (Driver <= 0 || Runtime <= 0 || Driver / 1000 >= Runtime / 1000)
+    return "";
+  return "gpuguard: the CUDA driver supports CUDA " + cudaVersionText(Driver) +
+         " and this program's CUDA runtime is " + cudaVersionText(Runtime) +
+         ": every CUDA call will fail with cudaErrorInsufficientDriver; "
+         "install a driver for CUDA " +
+         std::to_string(Runtime / 1000) +
+         " or newer ('gpuguard doctor <program>' says more)";
+}
 
 void borrowDeviceMemory(const void *Base, unsigned long long Bytes,
                         BorrowedMemory *Owner) {
@@ -611,6 +671,7 @@ LaunchInFlight::~LaunchInFlight() {
 }
 
 LaunchInFlight beforeLaunch() {
+  detail::noticeSetupProblemsOnce();
   // Nothing to push unless borrowed memory went away since the last launch;
   // a new registration pushed itself.
   if (detail::pruneBorrowedAllocations())
@@ -654,6 +715,17 @@ cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream,
   cudaError_t Result = ::cudaMallocAsync(DevPtr, Size, Stream);
   detail::afterAllocation(Result, DevPtr, Size, "cudaMallocAsync", File, Line);
   return Result;
+}
+
+cudaError_t cudaSetDevice(int Device, const char *File, unsigned Line) {
+  {
+    detail::LastErrorGuard Guard;
+    int Count = 0;
+    if (Guard.ok(::cudaGetDeviceCount(&Count)) &&
+        (Device < 0 || Device >= Count))
+      detail::reportMissingDevice(Device, Count, File, Line);
+  }
+  return ::cudaSetDevice(Device);
 }
 
 cudaError_t cudaDeviceReset() {

@@ -8,6 +8,8 @@
 #ifndef GPUGUARD_RUNTIME_CUDAHOST_H
 #define GPUGUARD_RUNTIME_CUDAHOST_H
 
+#include <string>
+
 namespace gpuguard {
 namespace rt {
 namespace detail {
@@ -20,6 +22,11 @@ void registerDeviceModule(const void *StateSymbol);
 /// last launch, and whether an asynchronous error was reported. The modules
 /// stay registered.
 void resetCudaHostForTesting();
+
+/// The line said before the first allocation or launch when the driver
+/// (cudaDriverGetVersion's \p Driver) cannot run a program built with the
+/// CUDA runtime \p Runtime; empty when it can.
+std::string driverMismatchNotice(int Driver, int Runtime);
 
 } // namespace detail
 } // namespace rt

@@ -63,6 +63,10 @@ struct Failure {
   std::vector<std::string> Details;
 };
 
+/// Prints \p Lines as they are, counting nothing: notices that are no
+/// site's failure.
+void emitLines(const std::vector<std::string> &Lines);
+
 /// Counts the failure at its site and prints it if it is the site's first
 /// and max_reports allows; aborts afterwards when halt_on_error=1.
 void reportFailure(const Failure &F);

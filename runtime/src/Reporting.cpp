@@ -433,6 +433,11 @@ void printLiveAllocations(bool SayWhenNone) {
   state().emitLines(Lines);
 }
 
+void emitLines(const std::vector<std::string> &Lines) {
+  startReporter();
+  state().emitLines(Lines);
+}
+
 void setDeviceDrainHook(void (*Hook)(bool AtExit)) {
   state().setDeviceDrainHook(Hook);
 }

@@ -763,13 +763,17 @@ inline cudaError_t cudaMallocManaged(void **DevPtr, size_t Size,
   return ::cudaMallocManaged(DevPtr, Size, Flags);
 }
 inline cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
-                                   cudaStream_t Stream, GPUGUARD_RT_UNNAMED_CALL_SITE) {
+                                   cudaStream_t Stream,
+                                   GPUGUARD_RT_UNNAMED_CALL_SITE) {
   return ::cudaMallocAsync(DevPtr, Size, Stream);
 }
 inline cudaError_t cudaMallocAsync(void **DevPtr, size_t Size,
                                    cudaMemPool_t Pool, cudaStream_t Stream,
                                    GPUGUARD_RT_UNNAMED_CALL_SITE) {
   return ::cudaMallocFromPoolAsync(DevPtr, Size, Pool, Stream);
+}
+inline cudaError_t cudaSetDevice(int Device, GPUGUARD_RT_UNNAMED_CALL_SITE) {
+  return ::cudaSetDevice(Device);
 }
 inline cudaError_t cudaDeviceReset() { return ::cudaDeviceReset(); }
 inline cudaError_t cudaFree(void *DevPtr) { return ::cudaFree(DevPtr); }
@@ -796,6 +800,10 @@ cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaStream_t Stream,
                             GPUGUARD_RT_CALL_SITE);
 cudaError_t cudaMallocAsync(void **DevPtr, size_t Size, cudaMemPool_t Pool,
                             cudaStream_t Stream, GPUGUARD_RT_CALL_SITE);
+/// Reports a device this process does not see (the count, and the
+/// variables that chose it: CUDA_VISIBLE_DEVICES, LOCAL_RANK, RANK) at the
+/// call's line, then makes the call.
+cudaError_t cudaSetDevice(int Device, GPUGUARD_RT_CALL_SITE);
 /// Forgets the wrapped allocations, which the reset releases.
 cudaError_t cudaDeviceReset();
 cudaError_t cudaFree(void *DevPtr);

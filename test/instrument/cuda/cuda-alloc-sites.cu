@@ -14,7 +14,7 @@
 //
 // No call of the CUDA runtime's allocation functions is left unrenamed,
 // outside the macro definition; `::cudaFreeAsync` too.
-// RUN: grep -n 'cudaMallocManaged(\|cudaMallocAsync(\|cudaFreeAsync(' %t/flagged%s | not grep -v '::gpuguard::rt::cuda\|// \|#define'
+// RUN: grep -n 'cudaMallocManaged(\|cudaMallocAsync(\|cudaFreeAsync(\|cudaSetDevice(' %t/flagged%s | not grep -v '::gpuguard::rt::cuda\|// \|#define'
 
 #include <cuda_runtime.h>
 
@@ -56,4 +56,11 @@ void streamOrdered(cudaStream_t s, cudaMemPool_t pool, size_t bytes) {
   (void)::cudaFreeAsync(nullptr, s);
 // FLAGGED:   (void)::gpuguard::rt::cudaFreeAsync(nullptr, s);
 // ALL:   (void)::gpuguard::rt::checkApi(::gpuguard::rt::cudaFreeAsync(nullptr, s), ::gpuguard::rt::SiteRef{0x{{[0-9a-f]+}}ULL, {{[0-9]+}}});
+}
+
+// cudaSetDevice goes to its wrapper too, which compares the ordinal with
+// the device count.
+void chooseDevice(int rank) {
+  CUDA_CHECK(cudaSetDevice(rank));
+// BOTH:   CUDA_CHECK(::gpuguard::rt::cudaSetDevice(rank));
 }

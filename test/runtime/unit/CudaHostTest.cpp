@@ -17,6 +17,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -660,6 +661,47 @@ TEST_F(CudaHostTest, OutOfMemoryNamesWhatHoldsTheDevice) {
   // The program still sees the error, and nothing was registered.
   EXPECT_EQ(cudaGetLastError(), cudaErrorMemoryAllocation);
   EXPECT_EQ(detail::liveAllocations().size(), 2u);
+}
+
+TEST_F(CudaHostTest, AMissingDeviceNamesTheCountAndTheRank) {
+  fake_cuda::script().DeviceCount = 2;
+  for (const char *Name :
+       {"CUDA_VISIBLE_DEVICES", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"})
+    unsetenv(Name);
+  setenv("LOCAL_RANK", "1", 1);
+  setenv("RANK", "7", 1);
+  EXPECT_EQ(gpuguard::rt::cudaSetDevice(1, "/src/train.cu", 41), cudaSuccess);
+  EXPECT_TRUE(Lines.empty());
+  // The global rank where the local one was meant.
+  EXPECT_EQ(gpuguard::rt::cudaSetDevice(7, "/src/train.cu", 42),
+            cudaErrorInvalidDevice);
+  unsetenv("LOCAL_RANK");
+  unsetenv("RANK");
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(Lines[0], "/src/train.cu:42:0: runtime error: 'cudaSetDevice' "
+                      "names device 7 and this process sees 2 GPU(s) "
+                      "(LOCAL_RANK=1; RANK=7) "
+                      "[cuda-unvalidated-device-ordinal]");
+  EXPECT_EQ(fake_cuda::script().CurrentDevice, 1);
+  // Without a driver the count is unknown, and nothing is said.
+  Lines.clear();
+  fake_cuda::script().Everything = cudaErrorNoDevice;
+  EXPECT_EQ(gpuguard::rt::cudaSetDevice(0, "/src/train.cu", 43),
+            cudaErrorNoDevice);
+  EXPECT_TRUE(Lines.empty());
+}
+
+TEST_F(CudaHostTest, ADriverForAnOlderMajorVersionIsSaidOnce) {
+  EXPECT_EQ(detail::driverMismatchNotice(12020, 13000),
+            "gpuguard: the CUDA driver supports CUDA 12.2 and this program's "
+            "CUDA runtime is 13.0: every CUDA call will fail with "
+            "cudaErrorInsufficientDriver; install a driver for CUDA 13 or "
+            "newer ('gpuguard doctor <program>' says more)");
+  // Minor version compatibility: a 12.2 driver runs a 12.8 runtime.
+  EXPECT_EQ(detail::driverMismatchNotice(12020, 12080), "");
+  EXPECT_EQ(detail::driverMismatchNotice(13000, 12080), "");
+  // No driver at all: the first call that fails says so.
+  EXPECT_EQ(detail::driverMismatchNotice(0, 13000), "");
 }
 
 TEST_F(CudaHostTest, LiveAllocationGroupsAreCapped) {

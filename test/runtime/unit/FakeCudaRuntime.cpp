@@ -97,7 +97,21 @@ extern "C" {
 cudaError_t cudaGetDevice(int *Device) {
   if (script().Everything != cudaSuccess)
     return fake_cuda::result(script().Everything);
-  *Device = 0;
+  *Device = script().CurrentDevice;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceCount(int *Count) {
+  if (script().Everything != cudaSuccess)
+    return fake_cuda::result(script().Everything);
+  *Count = script().DeviceCount;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int Device) {
+  if (script().Everything != cudaSuccess)
+    return fake_cuda::result(script().Everything);
+  if (Device < 0 || Device >= script().DeviceCount)
+    return fake_cuda::result(cudaErrorInvalidDevice);
+  script().CurrentDevice = Device;
   return cudaSuccess;
 }
 

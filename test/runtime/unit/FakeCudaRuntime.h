@@ -42,6 +42,9 @@ struct Script {
   /// and the runtime is (cudaDriverGetVersion's numbering).
   int Major = 9, Minor = 0;
   int DriverVersion = 13000, RuntimeVersion = 13000;
+  /// The GPUs the process sees, and the one cudaSetDevice made current.
+  int DeviceCount = 1;
+  int CurrentDevice = 0;
 };
 
 /// Resets the script, the last error and the allocations.
