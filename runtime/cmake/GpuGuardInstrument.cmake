@@ -18,6 +18,7 @@
 # for <target>.
 
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/GpuGuardExecutable.cmake)
 
 function(gpuguard_instrument Target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODE;OUTPUT_DIR" "")
@@ -63,25 +64,7 @@ function(gpuguard_instrument Target)
   endif()
 
   # The gpuguard executable, and what the copies must wait for.
-  set(Tool "")
-  set(ToolDepends "")
-  if(GPUGUARD_EXECUTABLE)
-    set(Tool ${GPUGUARD_EXECUTABLE})
-  elseif(TARGET gpuguard)
-    set(Tool $<TARGET_FILE:gpuguard>)
-    set(ToolDepends gpuguard)
-  else()
-    find_program(GPUGUARD_EXECUTABLE gpuguard)
-    if(NOT GPUGUARD_EXECUTABLE)
-      message(FATAL_ERROR "gpuguard_instrument(${Target}): no gpuguard "
-        "executable next to the GpuGuard package or on the PATH; pass "
-        "-DGPUGUARD_EXECUTABLE=<path to gpuguard>")
-    endif()
-    set(Tool ${GPUGUARD_EXECUTABLE})
-  endif()
-  if(NOT ToolDepends AND NOT Tool MATCHES "^\\$<")
-    set(ToolDepends ${Tool})
-  endif()
+  _gpuguard_executable(gpuguard_instrument ${Target} Tool ToolDepends)
 
   get_target_property(SourceDir ${Target} SOURCE_DIR)
   get_target_property(BinaryDir ${Target} BINARY_DIR)

@@ -1,0 +1,3 @@
+#pragma once
+
+void scaleOnDevice(float *Data, int N, float Factor);

@@ -1,0 +1,3 @@
+#include "scale.cuh"
+
+int main() { return 0; }
