@@ -304,9 +304,23 @@ public:
     ExitDrained = false;
     LaunchesBegun = 0;
     LaunchesInFlight = 0;
+    NoImageNoticed = false;
   }
 
 private:
+  /// A module whose state the device cannot hold has no image for this
+  /// GPU: its kernels will fail with a code that names no cause. Said once,
+  /// at the first allocation or launch, before they do.
+  void noticeNoImageLocked(cudaError_t E) {
+    if (NoImageNoticed || (E != cudaErrorNoKernelImageForDevice &&
+                           E != cudaErrorUnsupportedPtxVersion &&
+                           E != cudaErrorInvalidKernelImage))
+      return;
+    NoImageNoticed = true;
+    emitLines({"gpuguard: this program's kernels cannot run on this GPU (" +
+               describe(E) + ")"});
+  }
+
   DeviceSync *deviceLocked(int Device, LastErrorGuard &Guard) {
     DeviceSync &D = Devices[Device];
     if (D.Unusable)
@@ -371,6 +385,7 @@ private:
           if (isKernelExecutionError(E))
             return false;
           M.Unusable = true;
+          noticeNoImageLocked(E);
         }
       }
       return Guard.ok(::cudaStreamSynchronize(D.Stream));
@@ -492,6 +507,7 @@ private:
   bool ExitHandlerSet = false;
   bool ExitDrained = false;
   bool WarnedCapacity = false;
+  bool NoImageNoticed = false;
   unsigned long long LaunchesBegun = 0;
   unsigned LaunchesInFlight = 0;
 };

@@ -691,6 +691,28 @@ TEST_F(CudaHostTest, AMissingDeviceNamesTheCountAndTheRank) {
   EXPECT_TRUE(Lines.empty());
 }
 
+TEST_F(CudaHostTest, AModuleWithNoImageForTheGpuIsSaidBeforeItsLaunch) {
+  // The second module was built for other GPUs: its state cannot be copied.
+  fake_cuda::script().MissingSymbolError = cudaErrorNoKernelImageForDevice;
+  void *P = nullptr;
+  ASSERT_EQ(gpuguard::rt::cudaMalloc(&P, 256, "/src/k.cu", 3), cudaSuccess);
+  ASSERT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(Lines[0],
+            "gpuguard: this program's kernels cannot run on this GPU "
+            "(cudaErrorNoKernelImageForDevice: no kernel image is available "
+            "for execution on the device; GPU 0 is sm_90 and the program has "
+            "neither SASS for it nor PTX older than it: rebuild with -gencode "
+            "arch=compute_90,code=sm_90 ('gpuguard doctor <program>' lists "
+            "what it has))");
+  // Once: later pushes do not say it again, and the program's own error
+  // state is untouched.
+  void *Q = nullptr;
+  ASSERT_EQ(gpuguard::rt::cudaMalloc(&Q, 256, "/src/k.cu", 4), cudaSuccess);
+  (void)beforeLaunch();
+  EXPECT_EQ(Lines.size(), 1u);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
 TEST_F(CudaHostTest, ADriverForAnOlderMajorVersionIsSaidOnce) {
   EXPECT_EQ(detail::driverMismatchNotice(12020, 13000),
             "gpuguard: the CUDA driver supports CUDA 12.2 and this program's "

@@ -68,7 +68,7 @@ cudaError_t symbolCopy(void *Dst, const void *Src, const void *Symbol) {
   if (state().S.Sticky != cudaSuccess)
     return result(state().S.Sticky);
   if (state().S.MissingSymbols.count(Symbol))
-    return result(cudaErrorInvalidSymbol);
+    return result(state().S.MissingSymbolError);
   (void)Dst;
   (void)Src;
   return cudaSuccess;

@@ -25,8 +25,11 @@ struct Script {
   cudaError_t Sticky = cudaSuccess;
   /// Left pending by the last launch (cudaPeekAtLastError sees it).
   cudaError_t Launch = cudaSuccess;
-  /// Symbols that do not exist on the device.
+  /// Symbols that do not exist on the device, and what copies to them
+  /// return (cudaErrorNoKernelImageForDevice: a module with no image for
+  /// this GPU).
   std::set<const void *> MissingSymbols;
+  cudaError_t MissingSymbolError = cudaErrorInvalidSymbol;
   /// When set, a copy to a symbol is written in pieces of TearBytes bytes
   /// in a shuffled order, and DuringCopy runs after each piece: a kernel
   /// reading the symbol while the copy is under way, as on a real device,
