@@ -265,6 +265,8 @@ public:
   ASTContext &Context;
   std::unique_ptr<CFG> Graph;
   std::unique_ptr<ForwardDataflow<Impl>> Dataflow;
+  /// What each helper called here returns (helperCall).
+  mutable llvm::DenseMap<const FunctionDecl *, DeviceInfo> HelperSummaries;
 
 private:
   DeviceInfo deviceArguments(llvm::ArrayRef<const Expr *> Args,
@@ -276,6 +278,7 @@ private:
   DeviceInfo moduleCall(const Expr *Module, llvm::ArrayRef<const Expr *> Args,
                         const Facts &State, unsigned Depth) const;
   DeviceInfo moduleInit(const Expr *Init) const;
+  DeviceInfo helperCall(const CallExpr &Call) const;
   void assign(const ValueDecl *Var, const Expr *Value, Facts &State) const;
   void escape(const Expr *E, Facts &State) const;
 };
@@ -626,7 +629,61 @@ DeviceInfo DeviceInference::Impl::evaluate(const Expr *E, const Facts &State,
   if (std::optional<TensorCall> Call = getTensorCall(E))
     if (isTensorType(Type))
       return tensorCall(*Call, State, Depth);
+
+  // A helper of this translation unit: what it returns on every path.
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && isTensorType(Type))
+    return helperCall(*Call);
   return {};
+}
+
+/// The device a function of the translation unit returns a tensor on, the
+/// same on every path that returns, decided by the function itself (a
+/// factory, `.to(kCPU)`): `torch::arange(n)` in a helper is a CPU tensor
+/// at every call. What depends on the arguments stays unknown, and helpers
+/// are followed a few calls deep.
+static DeviceInfo returnedDevice(const FunctionDecl &Callee,
+                                 ASTContext &Context) {
+  static thread_local unsigned Nesting = 0;
+  const FunctionDecl *Definition = Callee.getDefinition();
+  constexpr unsigned MaxNesting = 3;
+  if (!Definition || !Definition->hasBody() || Nesting >= MaxNesting ||
+      Definition->isDependentContext() || isLibTorchDecl(Definition))
+    return {};
+  ++Nesting;
+  std::optional<DeviceInfo> Returned;
+  bool Unknown = false;
+  {
+    DeviceInference Inference(*Definition, Context);
+    Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
+      const auto *Return = dyn_cast<ReturnStmt>(S);
+      if (!Return || Unknown)
+        return;
+      DeviceInfo Info = Return->getRetValue()
+                            ? Inference.deviceOf(Return->getRetValue(), Facts)
+                            : DeviceInfo();
+      if (!Info.isKnown()) {
+        Unknown = true;
+        return;
+      }
+      Returned = Returned ? meet(*Returned, Info) : Info;
+      if (!Returned->isKnown())
+        Unknown = true;
+    });
+  }
+  --Nesting;
+  return Unknown || !Returned ? DeviceInfo() : *Returned;
+}
+
+DeviceInfo DeviceInference::Impl::helperCall(const CallExpr &Call) const {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || isa<CXXMethodDecl>(Callee) || isLibTorchDecl(Callee))
+    return {};
+  auto [It, Inserted] =
+      HelperSummaries.try_emplace(Callee->getCanonicalDecl(), DeviceInfo());
+  if (Inserted)
+    It->second = returnedDevice(*Callee, Context);
+  // Its origin stays in the helper: where the device was decided.
+  return It->second;
 }
 
 DeviceInfo DeviceInference::Impl::moduleCall(const Expr *Module,

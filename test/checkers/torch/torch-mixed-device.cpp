@@ -323,3 +323,34 @@ void suppressed() {
   auto b = torch::randn({2});
   auto c = a + b; // NOLINT(torch-mixed-device)
 }
+
+// Helpers of this file: what they return on every path, decided by
+// themselves, is known at their calls, a few calls deep.
+static torch::Tensor positionsOf(const torch::Tensor &X) {
+  return torch::arange(X.size(1));
+}
+static torch::Tensor scaledPositions(const torch::Tensor &X) {
+  return positionsOf(X) * 2;
+}
+static torch::Tensor positionsLike(const torch::Tensor &X) {
+  return torch::arange(X.size(1), X.options());
+}
+static torch::Tensor onCudaOrCpu(bool Cuda) {
+  if (Cuda)
+    return torch::ones({3}, torch::kCUDA);
+  return torch::ones({3});
+}
+void helpers() {
+  auto X = torch::randn({2, 3}, torch::kCUDA);
+  auto A = X + positionsOf(X);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'X' is on cuda and 'positionsOf(X)' is on cpu in one 'add' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'X' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-18]]:10: note: 'positionsOf(X)' is placed on cpu here
+  auto B = X * scaledPositions(X);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'X' is on cuda and 'scaledPositions(X)' is on cpu in one 'mul' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-7]]:12: note: 'X' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-22]]:10: note: 'scaledPositions(X)' is placed on cpu here
+  // The argument's device, or paths that disagree: unknown.
+  auto C = X + positionsLike(X);
+  auto D = X + onCudaOrCpu(true);
+}

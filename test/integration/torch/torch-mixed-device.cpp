@@ -20,6 +20,8 @@
 // RUN: %torch_run --binary=%t.bin %s net_on_cpu_with_cuda_input --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s net_on_cpu_with_cpu_input --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s both_branches_move --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s helper_returns_cpu --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s helper_follows_its_argument --expect=accepted
 
 #include <torch/torch.h>
 
@@ -183,4 +185,23 @@ GPUGUARD_SCENARIO(both_branches_move) {
     u = u.to(torch::kCUDA);
   auto sum = u + b;
   // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'u' is on cuda and 'b' is on cpu in one 'add' [torch-mixed-device]
+}
+
+// The commonest mixed-device bug in real models: a helper that makes its
+// tensor on the CPU whatever its argument's device, added to a CUDA tensor.
+static torch::Tensor positionsOf(const torch::Tensor &x) {
+  return torch::arange(x.size(1), torch::kFloat);
+}
+GPUGUARD_SCENARIO(helper_returns_cpu) {
+  auto x = torch::randn({2, 3}, torch::kCUDA);
+  auto y = x + positionsOf(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'x' is on cuda and 'positionsOf(x)' is on cpu in one 'add' [torch-mixed-device]
+}
+
+static torch::Tensor positionsLike(const torch::Tensor &x) {
+  return torch::arange(x.size(1), x.options());
+}
+GPUGUARD_SCENARIO(helper_follows_its_argument) {
+  auto x = torch::randn({2, 3}, torch::kCUDA);
+  auto y = x + positionsLike(x);
 }

@@ -178,6 +178,7 @@ public:
   IntArrayRef sizes() const;
   int64_t size(int64_t dim) const;
   Device device() const;
+  TensorOptions options() const;
   ScalarType scalar_type() const;
   bool is_cuda() const;
   bool is_contiguous() const;

@@ -284,3 +284,37 @@ TEST(DeviceInferenceTest, ConstructedModules) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(DeviceInferenceTest, HelpersReturnWhatTheirOwnCodeFixes) {
+  EXPECT_EQ(
+      devicesAtUses("torch::Tensor onCpu(const torch::Tensor &x) {\n"
+                    "  return torch::arange(x.size(0));\n"
+                    "}\n"
+                    "torch::Tensor twoDeep(const torch::Tensor &x) {\n"
+                    "  return onCpu(x).to(torch::kCUDA) * 2;\n"
+                    "}\n"
+                    "torch::Tensor likeArgument(const torch::Tensor &x) {\n"
+                    "  return torch::arange(x.size(0), x.options());\n"
+                    "}\n"
+                    "torch::Tensor disagree(bool b) {\n"
+                    "  if (b) return torch::ones({2}, torch::kCUDA);\n"
+                    "  return torch::ones({2});\n"
+                    "}\n"
+                    "torch::Tensor elsewhere(const torch::Tensor &x);\n"
+                    "torch::Tensor recursive(int n) {\n"
+                    "  return n ? recursive(n - 1) : torch::ones({2});\n"
+                    "}\n"
+                    "void f(torch::Tensor x) {\n"
+                    "  use(onCpu(x));\n"
+                    "  use(twoDeep(x));\n"
+                    "  use(likeArgument(x));\n"
+                    "  use(disagree(flag()));\n"
+                    "  use(elsewhere(x));\n"
+                    "  use(recursive(3));\n"
+                    "}\n"),
+      (Devices{"cpu", "cuda", "unknown", "unknown", "unknown", "unknown"}));
+}
+
+} // namespace
