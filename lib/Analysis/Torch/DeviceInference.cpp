@@ -244,12 +244,22 @@ const Expr *moduleOperand(const Expr *Object) {
 // ---- The analysis
 // ------------------------------------------------------------
 
+/// What a helper returns, the same on every path (summariseHelper).
+struct HelperSummary {
+  /// A device the helper's own code fixes; unknown otherwise.
+  DeviceInfo Fixed;
+  /// The device of this parameter's argument, and whether the result may
+  /// have no dimensions.
+  std::optional<unsigned> SameAsParameter;
+  bool MaybeZeroDim = true;
+};
+
 class DeviceInference::Impl {
 public:
   using Facts = DeviceFacts;
 
-  Impl(const FunctionDecl &Function, ASTContext &Context)
-      : Function(Function), Context(Context) {}
+  Impl(const FunctionDecl &Function, ASTContext &Context, Facts Entry)
+      : Function(Function), Context(Context), Entry(std::move(Entry)) {}
 
   void run();
   DeviceInfo evaluate(const Expr *E, const Facts &State,
@@ -263,10 +273,12 @@ public:
 
   const FunctionDecl &Function;
   ASTContext &Context;
+  /// What is known at the function's entry.
+  Facts Entry;
   std::unique_ptr<CFG> Graph;
   std::unique_ptr<ForwardDataflow<Impl>> Dataflow;
   /// What each helper called here returns (helperCall).
-  mutable llvm::DenseMap<const FunctionDecl *, DeviceInfo> HelperSummaries;
+  mutable llvm::DenseMap<const FunctionDecl *, HelperSummary> HelperSummaries;
 
 private:
   DeviceInfo deviceArguments(llvm::ArrayRef<const Expr *> Args,
@@ -278,7 +290,8 @@ private:
   DeviceInfo moduleCall(const Expr *Module, llvm::ArrayRef<const Expr *> Args,
                         const Facts &State, unsigned Depth) const;
   DeviceInfo moduleInit(const Expr *Init) const;
-  DeviceInfo helperCall(const CallExpr &Call) const;
+  DeviceInfo helperCall(const CallExpr &Call, const Facts &State,
+                        unsigned Depth) const;
   void assign(const ValueDecl *Var, const Expr *Value, Facts &State) const;
   void escape(const Expr *E, Facts &State) const;
 };
@@ -294,7 +307,7 @@ void DeviceInference::Impl::run() {
   if (!Graph)
     return;
   Dataflow = std::make_unique<ForwardDataflow<Impl>>(*Graph, *this);
-  Dataflow->run(Facts());
+  Dataflow->run(Entry);
 }
 
 bool DeviceInference::Impl::join(Facts &Into, const Facts &Incoming) const {
@@ -632,28 +645,53 @@ DeviceInfo DeviceInference::Impl::evaluate(const Expr *E, const Facts &State,
 
   // A helper of this translation unit: what it returns on every path.
   if (const auto *Call = dyn_cast<CallExpr>(E); Call && isTensorType(Type))
-    return helperCall(*Call);
+    return helperCall(*Call, State, Depth);
   return {};
 }
 
-/// The device a function of the translation unit returns a tensor on, the
-/// same on every path that returns, decided by the function itself (a
-/// factory, `.to(kCPU)`): `torch::arange(n)` in a helper is a CPU tensor
-/// at every call. What depends on the arguments stays unknown, and helpers
-/// are followed a few calls deep.
-static DeviceInfo returnedDevice(const FunctionDecl &Callee,
-                                 ASTContext &Context) {
+/// A tensor parameter of a helper as the summary's analysis sees it: a
+/// device of its own that no code names, so that a result on it is "the
+/// device of parameter K".
+static Device parameterDevice(unsigned K) {
+  return Device{DeviceKind::Other, -100 - static_cast<int>(K)};
+}
+static std::optional<unsigned> parameterOf(const Device &D) {
+  if (D.Kind != DeviceKind::Other || D.Index > -100)
+    return std::nullopt;
+  return static_cast<unsigned>(-100 - D.Index);
+}
+
+/// What a function of the translation unit returns, the same on every path
+/// that returns: a device its own code fixes (a factory, `.to(kCPU)`:
+/// `torch::arange(n)` in a helper is a CPU tensor at every call), or the
+/// device of one of its tensor parameters (`torch::arange(n, x.options())`,
+/// `x.to(torch::kDouble)`). Anything else stays unknown, and helpers are
+/// followed a few calls deep.
+static HelperSummary summariseHelper(const FunctionDecl &Callee,
+                                     ASTContext &Context) {
   static thread_local unsigned Nesting = 0;
   const FunctionDecl *Definition = Callee.getDefinition();
   constexpr unsigned MaxNesting = 3;
   if (!Definition || !Definition->hasBody() || Nesting >= MaxNesting ||
       Definition->isDependentContext() || isLibTorchDecl(Definition))
     return {};
+  // Tensor parameters that the body cannot rebind behind the analysis's
+  // back: by value (followed as locals) or by const reference.
+  DeviceFacts Entry;
+  for (const ParmVarDecl *Parameter : Definition->parameters()) {
+    QualType Type = Parameter->getType();
+    if (!isTensorType(Type) || (Type->isReferenceType() &&
+                                !Type.getNonReferenceType().isConstQualified()))
+      continue;
+    DeviceInfo Info;
+    Info.Dev = parameterDevice(Parameter->getFunctionScopeIndex());
+    Entry[Parameter] = Info;
+  }
   ++Nesting;
   std::optional<DeviceInfo> Returned;
   bool Unknown = false;
   {
-    DeviceInference Inference(*Definition, Context);
+    DeviceInference Inference(*Definition, Context, std::move(Entry));
     Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
       const auto *Return = dyn_cast<ReturnStmt>(S);
       if (!Return || Unknown)
@@ -671,19 +709,42 @@ static DeviceInfo returnedDevice(const FunctionDecl &Callee,
     });
   }
   --Nesting;
-  return Unknown || !Returned ? DeviceInfo() : *Returned;
+  HelperSummary Summary;
+  if (Unknown || !Returned)
+    return Summary;
+  if (std::optional<unsigned> K = parameterOf(*Returned->Dev)) {
+    Summary.SameAsParameter = K;
+    Summary.MaybeZeroDim = Returned->MaybeZeroDim;
+  } else if (Returned->Dev->Kind != DeviceKind::Other)
+    Summary.Fixed = *Returned;
+  return Summary;
 }
 
-DeviceInfo DeviceInference::Impl::helperCall(const CallExpr &Call) const {
+DeviceInfo DeviceInference::Impl::helperCall(const CallExpr &Call,
+                                             const Facts &State,
+                                             unsigned Depth) const {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || isa<CXXMethodDecl>(Callee) || isLibTorchDecl(Callee))
     return {};
   auto [It, Inserted] =
-      HelperSummaries.try_emplace(Callee->getCanonicalDecl(), DeviceInfo());
+      HelperSummaries.try_emplace(Callee->getCanonicalDecl(), HelperSummary());
   if (Inserted)
-    It->second = returnedDevice(*Callee, Context);
-  // Its origin stays in the helper: where the device was decided.
-  return It->second;
+    It->second = summariseHelper(*Callee, Context);
+  const HelperSummary &Summary = It->second;
+  if (Summary.SameAsParameter) {
+    if (*Summary.SameAsParameter >= Call.getNumArgs())
+      return {};
+    DeviceInfo Info =
+        evaluate(Call.getArg(*Summary.SameAsParameter), State, Depth + 1);
+    // The result has dimensions when the helper's own code gives it some
+    // (a factory with a size); otherwise it may have none.
+    Info.MaybeZeroDim = Summary.MaybeZeroDim;
+    Info.NoDevice = false;
+    Info.NoParameters = false;
+    return Info;
+  }
+  // A fixed device's origin stays in the helper: where it was decided.
+  return Summary.Fixed;
 }
 
 DeviceInfo DeviceInference::Impl::moduleCall(const Expr *Module,
@@ -1078,8 +1139,8 @@ DeviceInfo constructedModuleDevice(const CXXRecordDecl *Module,
 // ----------------------------------------------------------
 
 DeviceInference::DeviceInference(const FunctionDecl &Function,
-                                 ASTContext &Context)
-    : State(std::make_unique<Impl>(Function, Context)) {
+                                 ASTContext &Context, DeviceFacts Entry)
+    : State(std::make_unique<Impl>(Function, Context, std::move(Entry))) {
   State->run();
 }
 

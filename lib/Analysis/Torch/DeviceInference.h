@@ -81,9 +81,12 @@ using DeviceFacts = llvm::DenseMap<const clang::ValueDecl *, DeviceInfo>;
 
 class DeviceInference {
 public:
-  /// Builds the CFG of \p Function and runs the analysis to its fixpoint.
+  /// Builds the CFG of \p Function and runs the analysis to its fixpoint,
+  /// from \p Entry: what is known at the entry (assumptions about the
+  /// parameters, for a summary of the function).
   DeviceInference(const clang::FunctionDecl &Function,
-                  clang::ASTContext &Context);
+                  clang::ASTContext &Context,
+                  DeviceFacts Entry = DeviceFacts());
   ~DeviceInference();
   DeviceInference(const DeviceInference &) = delete;
   DeviceInference &operator=(const DeviceInference &) = delete;

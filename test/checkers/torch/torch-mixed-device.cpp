@@ -350,7 +350,13 @@ void helpers() {
   // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'X' is on cuda and 'scaledPositions(X)' is on cpu in one 'mul' [torch-mixed-device]
   // CHECK-NOTES: :[[@LINE-7]]:12: note: 'X' is placed on cuda here
   // CHECK-NOTES: :[[@LINE-22]]:10: note: 'scaledPositions(X)' is placed on cpu here
-  // The argument's device, or paths that disagree: unknown.
+  // On the device of its argument: X's here, the CPU tensor's there.
   auto C = X + positionsLike(X);
+  auto Cpu = torch::ones({2, 3});
+  auto E = X - positionsLike(Cpu);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'X' is on cuda and 'positionsLike(Cpu)' is on cpu in one 'sub' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-14]]:12: note: 'X' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: 'positionsLike(Cpu)' is placed on cpu here
+  // Paths that disagree: unknown.
   auto D = X + onCudaOrCpu(true);
 }

@@ -22,6 +22,7 @@
 // RUN: %torch_run --binary=%t.bin %s both_branches_move --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s helper_returns_cpu --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s helper_follows_its_argument --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_on_a_cpu_argument --expect=rejected --message="Expected all tensors to be on the same device"
 
 #include <torch/torch.h>
 
@@ -204,4 +205,12 @@ static torch::Tensor positionsLike(const torch::Tensor &x) {
 GPUGUARD_SCENARIO(helper_follows_its_argument) {
   auto x = torch::randn({2, 3}, torch::kCUDA);
   auto y = x + positionsLike(x);
+}
+
+// The helper follows its argument, which is on the CPU here.
+GPUGUARD_SCENARIO(helper_on_a_cpu_argument) {
+  auto x = torch::randn({2, 3}, torch::kCUDA);
+  auto cpu = torch::randn({2, 3});
+  auto y = x + positionsLike(cpu);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'x' is on cuda and 'positionsLike(cpu)' is on cpu in one 'add' [torch-mixed-device]
 }

@@ -317,4 +317,33 @@ TEST(DeviceInferenceTest, HelpersReturnWhatTheirOwnCodeFixes) {
       (Devices{"cpu", "cuda", "unknown", "unknown", "unknown", "unknown"}));
 }
 
+TEST(DeviceInferenceTest, HelpersReturnTheirArgumentsDevice) {
+  EXPECT_EQ(
+      devicesAtUses("torch::Tensor likeArgument(const torch::Tensor &x) {\n"
+                    "  return torch::arange(x.size(0), x.options());\n"
+                    "}\n"
+                    "torch::Tensor second(torch::Tensor a, torch::Tensor b) {\n"
+                    "  return b.to(torch::kDouble) * 2;\n"
+                    "}\n"
+                    "torch::Tensor rebinds(torch::Tensor &x) {\n"
+                    "  x = torch::ones({2});\n"
+                    "  return x;\n"
+                    "}\n"
+                    "torch::Tensor either(const torch::Tensor &a, "
+                    "const torch::Tensor &b, bool c) {\n"
+                    "  if (c) return a;\n"
+                    "  return b;\n"
+                    "}\n"
+                    "void f(torch::Tensor unknown) {\n"
+                    "  auto g = torch::randn({2}, torch::kCUDA);\n"
+                    "  auto c = torch::randn({2});\n"
+                    "  use(likeArgument(g));\n"
+                    "  use(second(g, c));\n"
+                    "  use(likeArgument(unknown));\n"
+                    "  use(rebinds(g));\n"
+                    "  use(either(g, c, flag()));\n"
+                    "}\n"),
+      (Devices{"cuda", "cpu", "unknown", "unknown", "unknown"}));
+}
+
 } // namespace
