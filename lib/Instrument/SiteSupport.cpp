@@ -161,4 +161,21 @@ bool isStableAt(const Expr &Value, const Expr &Site,
   return false;
 }
 
+bool isRuntimeCallableCudaHostCode(const Stmt &S, ASTContext &Context) {
+  if (!Context.getLangOpts().CUDA)
+    return false;
+  const FunctionDecl *Function = enclosingFunction(S, Context);
+  return Function && isHostOnly(*Function) && !rejectsRuntimeChecks(*Function);
+}
+
+const Expr *wrappableAccessorObject(const CXXMemberCallExpr &Accessor) {
+  const auto *Member =
+      dyn_cast<MemberExpr>(Accessor.getCallee()->IgnoreParens());
+  const Expr *Object = Accessor.getImplicitObjectArgument();
+  if (!Member || Member->isArrow() || !Object ||
+      isa<CXXThisExpr>(Object->IgnoreImplicit()))
+    return nullptr;
+  return Object;
+}
+
 } // namespace gpuguard::instrument

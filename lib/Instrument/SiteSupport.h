@@ -55,6 +55,17 @@ bool isStableAt(const clang::Expr &Value, const clang::Expr &Site,
 /// the runtime.
 bool rejectsRuntimeChecks(const clang::FunctionDecl &Function);
 
+/// True for \p S in the host code of a CUDA file, in a function that may
+/// call the runtime: where its CUDA host side (declared under a CUDA
+/// compiler only) and the LibTorch checks can be called.
+bool isRuntimeCallableCudaHostCode(const clang::Stmt &S,
+                                   clang::ASTContext &Context);
+
+/// The tensor object of `t.data_ptr<T>()` (or another accessor) when it
+/// can be wrapped in place: written with `.`, not `this`; null otherwise.
+const clang::Expr *
+wrappableAccessorObject(const clang::CXXMemberCallExpr &Accessor);
+
 } // namespace gpuguard::instrument
 
 #endif // GPUGUARD_INSTRUMENT_SITESUPPORT_H

@@ -463,23 +463,13 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
   }
 }
 
-/// The host code of a CUDA file, where the runtime's host side (declared
-/// under a CUDA compiler only) can be called.
-static bool isCudaHostCode(const Stmt &S, ASTContext &Context) {
-  if (!Context.getLangOpts().CUDA)
-    return false;
-  const FunctionDecl *Function = instrument::enclosingFunction(S, Context);
-  return Function && instrument::isHostOnly(*Function) &&
-         !instrument::rejectsRuntimeChecks(*Function);
-}
-
 void UncheckedApiCallCheck::instrumentStatus(const CallExpr &Call,
                                              ASTContext &Context,
                                              SourceLocation Flagged) {
   instrument::Recorder *R = instrument::Recorder::active();
   // The runtime and driver APIs' statuses, whose success is 0; a status type
   // a user adds may not compare with 0 and is left out.
-  if (!R || !isCudaHostCode(Call, Context) ||
+  if (!R || !instrument::isRuntimeCallableCudaHostCode(Call, Context) ||
       returnedStatusType(
           Call, {"cudaError_t", "cudaError", "CUresult", "cudaError_enum"},
           Context)
@@ -502,7 +492,7 @@ void UncheckedApiCallCheck::instrumentLaunch(const CUDAKernelCallExpr &Launch,
                                              ASTContext &Context,
                                              SourceLocation Flagged) {
   instrument::Recorder *R = instrument::Recorder::active();
-  if (!R || !isCudaHostCode(Launch, Context))
+  if (!R || !instrument::isRuntimeCallableCudaHostCode(Launch, Context))
     return;
   SourceLocation Loc = fileLoc(Launch.getBeginLoc(), Context);
   if (instrument::involvesMacro(Launch)) {
@@ -523,7 +513,7 @@ void UncheckedApiCallCheck::instrumentLaunch(const CUDAKernelCallExpr &Launch,
 void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
                                               ASTContext &Context) {
   instrument::Recorder *R = instrument::Recorder::active();
-  if (!R || !isCudaHostCode(Call, Context))
+  if (!R || !instrument::isRuntimeCallableCudaHostCode(Call, Context))
     return;
   const FunctionDecl *Callee = Call.getDirectCallee();
   const auto *Name = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImpCasts());
@@ -557,7 +547,7 @@ void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
 void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
                                                  ASTContext &Context) {
   instrument::Recorder *R = instrument::Recorder::active();
-  if (!R || !isCudaHostCode(Call, Context))
+  if (!R || !instrument::isRuntimeCallableCudaHostCode(Call, Context))
     return;
   const CXXMethodDecl *Method = Call.getMethodDecl();
   if (!Method || !Method->getIdentifier() ||
@@ -567,11 +557,8 @@ void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
     return;
   // `t.data_ptr<T>()`: the tensor `t` is wrapped, evaluated once as before.
   // Through a pointer (`p->data_ptr()`) or inside a macro, it is left alone.
-  const auto *Member = dyn_cast<MemberExpr>(Call.getCallee()->IgnoreParens());
-  const Expr *Object = Call.getImplicitObjectArgument();
-  if (!Member || Member->isArrow() || !Object ||
-      !torch::isTensorType(Object->getType()) ||
-      isa<CXXThisExpr>(Object->IgnoreImplicit()) ||
+  const Expr *Object = instrument::wrappableAccessorObject(Call);
+  if (!Object || !torch::isTensorType(Object->getType()) ||
       instrument::involvesMacro(Call))
     return;
   R->wrapAlways(Context, Object,
@@ -582,7 +569,7 @@ void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,
 void UncheckedApiCallCheck::refreshRegistryBefore(
     const CUDAKernelCallExpr &Launch, ASTContext &Context) {
   instrument::Recorder *R = instrument::Recorder::active();
-  if (!R || !isCudaHostCode(Launch, Context) ||
+  if (!R || !instrument::isRuntimeCallableCudaHostCode(Launch, Context) ||
       instrument::involvesMacro(Launch))
     return;
   // A comma expression keeps the launch's own (void) value.

@@ -37,14 +37,8 @@ void instrumentKernelInput(const CXXMemberCallExpr &Accessor,
   instrument::Recorder *R = instrument::Recorder::active();
   if (!R || (Flagged.isInvalid() && !R->instrumentsUnflagged()))
     return;
-  const FunctionDecl *Function = instrument::enclosingFunction(Launch, Context);
-  const auto *Member =
-      dyn_cast<MemberExpr>(Accessor.getCallee()->IgnoreParens());
-  const Expr *Object = Accessor.getImplicitObjectArgument();
-  if (!Function || !instrument::isHostOnly(*Function) ||
-      instrument::rejectsRuntimeChecks(*Function) || !Member ||
-      Member->isArrow() || !Object ||
-      isa<CXXThisExpr>(Object->IgnoreImplicit()))
+  const Expr *Object = instrument::wrappableAccessorObject(Accessor);
+  if (!Object || !instrument::isRuntimeCallableCudaHostCode(Launch, Context))
     return;
   if (instrument::involvesMacro(Accessor)) {
     R->skipSite(Context, Accessor.getExprLoc());
@@ -55,7 +49,7 @@ void instrumentKernelInput(const CXXMemberCallExpr &Accessor,
                                   : instrument::SiteKind::TorchKernelInput;
   std::string Tensor = quoteSource(Object, Context);
   int Id = R->addSite(Context, Accessor.getExprLoc(), Kind, Check, Tensor,
-                      Function, Flagged);
+                      instrument::enclosingFunction(Launch, Context), Flagged);
   if (Id >= 0)
     R->wrapTorchOperand(Context, Id, Object, 0, 1);
 }
