@@ -97,6 +97,19 @@ bool hasRuntimeWrapper(StringRef Name) {
       Name);
 }
 
+std::string runtimeWrapperCallee(StringRef Name, unsigned Line) {
+  bool Located = llvm::is_contained(
+      {
+#define GPUGUARD_CUDA_WRAPPER(Function)
+#define GPUGUARD_CUDA_LOCATED_WRAPPER(Function) StringRef(#Function),
+#include "gpuguard/hooks.def"
+      },
+      Name);
+  if (!Located)
+    return (RuntimeNamespace + Name).str();
+  return (RuntimeNamespace + "CalledAt<" + Twine(Line) + ">::" + Name).str();
+}
+
 uint64_t fileKey(StringRef Path) {
   uint64_t Hash = 0xcbf29ce484222325ULL;
   for (unsigned char C : Path) {

@@ -65,6 +65,13 @@ std::string hookCall(RuntimeHook Hook);
 /// function \p Name (cudaMalloc, cudaDeviceSynchronize, ...).
 bool hasRuntimeWrapper(llvm::StringRef Name);
 
+/// What instrumented code calls in place of the CUDA runtime function
+/// \p Name, called on line \p Line of the original file:
+/// `::gpuguard::rt::cudaFree`, or `::gpuguard::rt::CalledAt<Line>::cudaMalloc`
+/// for a wrapper that reports its call's line (nvcc joins a statement onto
+/// one line, so the wrapper cannot find the line itself).
+std::string runtimeWrapperCallee(llvm::StringRef Name, unsigned Line);
+
 /// A site as the runtime reports it.
 struct Site {
   std::string Check;

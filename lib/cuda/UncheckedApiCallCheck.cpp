@@ -537,11 +537,13 @@ void UncheckedApiCallCheck::useRuntimeWrapper(const CallExpr &Call,
       return;
     NameLoc = SM.getImmediateSpellingLoc(NameLoc);
   }
+  std::string Replacement = instrument::runtimeWrapperCallee(
+      Callee->getName(), SM.getPresumedLineNumber(NameLoc));
   // After `::`, the runtime's namespace without its own leading `::`.
-  StringRef Namespace = instrument::RuntimeNamespace;
+  StringRef Spelled = Replacement;
   if (GloballyQualified)
-    Namespace.consume_front("::");
-  R->renameCallee(Context, NameLoc, (Namespace + Callee->getName()).str());
+    Spelled.consume_front("::");
+  R->renameCallee(Context, NameLoc, Spelled);
 }
 
 void UncheckedApiCallCheck::registerTensorMemory(const CXXMemberCallExpr &Call,

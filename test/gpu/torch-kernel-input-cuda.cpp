@@ -12,6 +12,7 @@
 // CHECK: /p/ext.cu:8:47: runtime error: tensor passed to a kernel as a raw pointer is not a contiguous tensor on the current GPU ('x.t()' not contiguous: sizes [3, 2], strides [1, 3]) in forward [torch-unchecked-kernel-input]
 // CHECK-NEXT: /p/ext.cu:9:47: runtime error: tensor passed to a kernel as a raw pointer is not a contiguous tensor on the current GPU ('host' on cpu, not a GPU) in forward [torch-unchecked-kernel-input]
 // CHECK-NEXT: done
+// CHECK-NEXT: SUMMARY: gpuguard: 2 runtime error(s) at 2 site(s)
 
 #include <gpuguard/torch.h>
 

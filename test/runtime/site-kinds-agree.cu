@@ -27,7 +27,8 @@
 // CHECK-NEXT: KernelLaunch [[#KERNEL_LAUNCH:]] [[KERNEL_LAUNCH_CALL:.*]]
 // CHECK: hook [[TENSOR_MEMORY_CALL:.*]]
 // CHECK-NEXT: hook [[BEFORE_LAUNCH_CALL:.*]]
-// CHECK-NEXT: wrapper [[MALLOC_WRAPPER:.*cudaMalloc]]
+// CHECK-NEXT: wrapper {{.*}}cudaMalloc
+// CHECK-NEXT: located [[AT:.*<]] [[MALLOC_WRAPPER:>::cudaMalloc]]
 
 // CHECK: static const ::gpuguard::rt::SiteInfo gpuguard_sites_[] = {
 // CHECK-NEXT: {{.*}}, "cuda-unchecked-index", [[#INDEX_BOUND]], -1, "out[i]"},
@@ -60,7 +61,7 @@ __global__ void kernel(float *out, const float *in, int n, int d, float x) {
 void host(float *out, const float *in, int n) {
   float *p;
   cudaMalloc(&p, 4);
-// CHECK: [[API_RESULT_CALL]][[MALLOC_WRAPPER]](&p, 4), {{.*}});
+// CHECK: [[API_RESULT_CALL]][[AT]][[#@LINE-1]][[MALLOC_WRAPPER]](&p, 4), {{.*}});
   kernel<<<1, 1>>>(out, in, n, 1, 0.0f);
 // CHECK: ([[BEFORE_LAUNCH_CALL]]), (kernel<<<1, 1>>>(out, in, n, 1, 0.0f), [[KERNEL_LAUNCH_CALL]]{{.*}}));
 }

@@ -2,7 +2,9 @@
 // cudaMallocAsync in its three forms, cudaFreeAsync) go to the runtime's
 // wrappers, which keep the allocation registry, in every mode: checked or
 // not, directly or in a macro's argument; never in a macro's own definition,
-// and never a call that names the global namespace itself. Every pattern
+// and never a call that names the global namespace itself. An allocation
+// carries the line of its call, written out, because nvcc joins a statement
+// onto its first line before __builtin_LINE() is read. Every pattern
 // matches a whole line, so that a check line (a comment, copied too) never
 // matches itself.
 // RUN: rm -rf %t && mkdir -p %t && cp %s %t/orig.cu
@@ -14,7 +16,7 @@
 //
 // No call of the CUDA runtime's allocation functions is left unrenamed,
 // outside the macro definition; `::cudaFreeAsync` too.
-// RUN: grep -n 'cudaMallocManaged(\|cudaMallocAsync(\|cudaFreeAsync(\|cudaSetDevice(' %t/flagged%s | not grep -v '::gpuguard::rt::cuda\|// \|#define'
+// RUN: grep -n 'cudaMallocManaged(\|cudaMallocAsync(\|cudaFreeAsync(\|cudaSetDevice(' %t/flagged%s | not grep -v '::gpuguard::rt::\(CalledAt<[0-9]*>::\)\?cuda\|// \|#define'
 
 #include <cuda_runtime.h>
 
@@ -28,22 +30,22 @@
 
 void managed(float **m, void **v, size_t bytes) {
   CUDA_CHECK(cudaMallocManaged(m, bytes));
-// BOTH:   CUDA_CHECK(::gpuguard::rt::cudaMallocManaged(m, bytes));
+// BOTH:   CUDA_CHECK(::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaMallocManaged(m, bytes));
   CUDA_CHECK(cudaMallocManaged(v, bytes, cudaMemAttachGlobal));
-// BOTH:   CUDA_CHECK(::gpuguard::rt::cudaMallocManaged(v, bytes, cudaMemAttachGlobal));
+// BOTH:   CUDA_CHECK(::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaMallocManaged(v, bytes, cudaMemAttachGlobal));
 }
 
 void streamOrdered(cudaStream_t s, cudaMemPool_t pool, size_t bytes) {
   float *d = nullptr;
   CUDA_CHECK(cudaMallocAsync(&d, bytes, s));
-// BOTH:   CUDA_CHECK(::gpuguard::rt::cudaMallocAsync(&d, bytes, s));
+// BOTH:   CUDA_CHECK(::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaMallocAsync(&d, bytes, s));
   void *p = nullptr;
   if (cudaMallocAsync(&p, bytes, s) != cudaSuccess)
-// BOTH:   if (::gpuguard::rt::cudaMallocAsync(&p, bytes, s) != cudaSuccess)
+// BOTH:   if (::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaMallocAsync(&p, bytes, s) != cudaSuccess)
     return;
   void *q = nullptr;
   cudaError_t err = cudaMallocAsync(&q, bytes, pool, s);
-// BOTH:   cudaError_t err = ::gpuguard::rt::cudaMallocAsync(&q, bytes, pool, s);
+// BOTH:   cudaError_t err = ::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaMallocAsync(&q, bytes, pool, s);
   if (err != cudaSuccess)
     return;
   CUDA_CHECK(cudaFreeAsync(q, s));
@@ -62,5 +64,13 @@ void streamOrdered(cudaStream_t s, cudaMemPool_t pool, size_t bytes) {
 // the device count.
 void chooseDevice(int rank) {
   CUDA_CHECK(cudaSetDevice(rank));
-// BOTH:   CUDA_CHECK(::gpuguard::rt::cudaSetDevice(rank));
+// BOTH:   CUDA_CHECK(::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaSetDevice(rank));
+}
+
+// Two allocations of one statement, on two lines: each keeps its own.
+bool both(float **a, float **b, size_t bytes) {
+  return ::cudaMallocManaged(a, bytes) == cudaSuccess &&
+         cudaMallocAsync(b, bytes, 0) == cudaSuccess;
+// BOTH:   return ::gpuguard::rt::CalledAt<[[#@LINE-2]]>::cudaMallocManaged(a, bytes) == cudaSuccess &&
+// BOTH-NEXT:          ::gpuguard::rt::CalledAt<[[#@LINE-2]]>::cudaMallocAsync(b, bytes, 0) == cudaSuccess;
 }

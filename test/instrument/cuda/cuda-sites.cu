@@ -181,7 +181,7 @@ __global__ void divisions(int *out, const float *x, const int *table, int d,
 void host(float *dst, const float *src, size_t bytes) {
   float *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, bytes));
-// BOTH:   CUDA_CHECK(::gpuguard::rt::cudaMalloc(&d, bytes));
+// BOTH:   CUDA_CHECK(::gpuguard::rt::CalledAt<[[#@LINE-1]]>::cudaMalloc(&d, bytes));
   cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice);
 // FLAGGED:   ::gpuguard::rt::checkApi(::gpuguard::rt::cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 8});
 // ALL:   ::gpuguard::rt::checkApi(::gpuguard::rt::cudaMemcpy(d, src, bytes, cudaMemcpyHostToDevice), ::gpuguard::rt::SiteRef{0x[[KEY]]ULL, 14});

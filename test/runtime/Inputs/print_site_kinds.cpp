@@ -43,6 +43,16 @@ int main() {
     using ::gpuguard::rt::Name;                                                \
     std::printf("wrapper ::gpuguard::rt::%s\n", #Name);                        \
   }
+  // Instrumented code calls these as CalledAt<Line>::Name, with the line.
+#define GPUGUARD_CUDA_LOCATED_WRAPPER(Name)                                    \
+  {                                                                            \
+    using ::gpuguard::rt::Name;                                                \
+    struct Probe : ::gpuguard::rt::CalledAt<1> {                               \
+      using ::gpuguard::rt::CalledAt<1>::Name;                                 \
+    };                                                                         \
+    std::printf("wrapper ::gpuguard::rt::%s\n", #Name);                        \
+    std::printf("located ::gpuguard::rt::CalledAt< >::%s\n", #Name);           \
+  }
 #include <gpuguard/hooks.def>
   return 0;
 }

@@ -634,6 +634,26 @@ TEST_F(CudaHostTest, LiveAllocationsAreListedByTheLineThatMadeThem) {
                       "wrappers is live");
 }
 
+TEST_F(CudaHostTest, InstrumentedAllocationsCarryTheLineWrittenForThem) {
+  // As `gpuguard instrument` writes them, one statement over two lines:
+  // each call keeps the line of the template, whatever line the compiler
+  // gives the statement.
+  float *Weights = nullptr;
+  void *Scratch = nullptr;
+  ASSERT_TRUE(gpuguard::rt::CalledAt<18>::cudaMalloc(&Weights, 4096) ==
+                  cudaSuccess &&
+              gpuguard::rt::CalledAt<19>::cudaMallocManaged(&Scratch, 100) ==
+                  cudaSuccess);
+  Lines.clear();
+  gpuguard::rt::reportLiveAllocations();
+  ASSERT_EQ(Lines.size(), 3u);
+  EXPECT_EQ(Lines[1], "  4096 bytes (4.0 KiB) in 1 allocation(s) by "
+                      "cudaMalloc at " __FILE__ ":18");
+  EXPECT_EQ(Lines[2], "  100 bytes in 1 allocation(s) by "
+                      "cudaMallocManaged at " __FILE__ ":19");
+  ASSERT_EQ(gpuguard::rt::cudaDeviceReset(), cudaSuccess);
+}
+
 TEST_F(CudaHostTest, OutOfMemoryNamesWhatHoldsTheDevice) {
   fake_cuda::script().Capacity = 3 << 20;
   void *Weights = nullptr, *Activations = nullptr, *Big = nullptr;
