@@ -80,10 +80,13 @@ DynamicInfo readDynamic(const ELF64LEObjectFile &Object) {
       break;
     if (Tag == DtNeeded)
       Info.Needed.push_back(StringAt(Value));
-    else if (Tag == DtRpath || Tag == DtRunpath)
-      for (StringRef Entry : split(StringAt(Value), ':'))
+    else if (Tag == DtRpath || Tag == DtRunpath) {
+      // Held here: split() refers into it.
+      std::string Paths = StringAt(Value);
+      for (StringRef Entry : split(Paths, ':'))
         if (!Entry.empty())
           Info.SearchPaths.push_back(Entry.str());
+    }
   }
   return Info;
 }

@@ -6,5 +6,8 @@ int main() {
   if (cudaMalloc(&Data, 32 * sizeof(float)) != cudaSuccess)
     return 1;
   scale<<<1, 32>>>(Data);
+  // A missing kernel image fails the launch, not the synchronisation.
+  if (cudaGetLastError() != cudaSuccess)
+    return 1;
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
 }
