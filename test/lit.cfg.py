@@ -186,6 +186,13 @@ gpu_bundle = os.environ.get("GPUGUARD_GPU_BUNDLE", "")
 if gpu_bundle:
     config.available_features.add("gpu-bundle")
     config.substitutions.append(("%gpu_bundle", gpu_bundle))
+# gpuguard-doctor, the doctor as a program of its own: this build's, or on
+# a GPU machine the copy in the bundle.
+doctor = os.path.join(gpu_bundle or bin_dir, "bin" if gpu_bundle else "",
+                      "gpuguard-doctor")
+if os.path.exists(doctor):
+    config.available_features.add("gpuguard-doctor")
+    config.substitutions.insert(0, ("%gpuguard_doctor", doctor))
 # LibTorch programs instrumented by gpuguard, built against the LibTorch
 # runtime checks and run (test/instrument/torch/runtime-*.test).
 runtime_torch_lib = os.path.join(lib_dir, "libgpuguard_runtime_torch.a")
@@ -248,6 +255,8 @@ feature_providers = {
                      "$GPUGUARD_TORCH_CUDA_ROOT",
     "runtime-torch-cuda": "libgpuguard_runtime_torch.a built against that "
                           "LibTorch (test/scripts/gpu_suite.py run)",
+    "gpuguard-doctor": "bin/gpuguard-doctor of this build, or of the bundle "
+                       "test/scripts/gpu_suite.py prepare wrote",
     "gpu-bundle": "the directory test/scripts/gpu_suite.py prepare wrote, "
                   "named by $GPUGUARD_GPU_BUNDLE",
     "clang-tidy": "clang-tidy-22",

@@ -9,8 +9,9 @@ is made here first, in a bundle directory, and carried there.
 
 `prepare` writes into the bundle: FileCheck, not and split-file with the
 shared libraries they need beyond the C and C++ runtimes (started through
-wrappers, so that nothing else sees those libraries), lit, and the CUDA
-examples instrumented by this build's gpuguard with a manifest.
+wrappers, so that nothing else sees those libraries), lit, gpuguard-doctor,
+and the CUDA examples instrumented by this build's gpuguard with a
+manifest.
 
 `run` builds the runtime library on its own (cmake -S runtime) with the GPU
 machine's CUDA toolkit, writes a lit site configuration that points at it
@@ -94,6 +95,12 @@ def prepare(args):
                     '$LD_LIBRARY_PATH}" exec "$here/libexec/'
                     f'{tool}" "$@"\n')
         os.chmod(wrapper, 0o755)
+
+    # The doctor, linked with nothing of LLVM's that the GPU machine lacks.
+    doctor = os.path.join(args.build, "bin", "gpuguard-doctor")
+    if not os.path.exists(doctor):
+        fail(f"no {doctor}: build gpuguard first")
+    shutil.copy2(doctor, os.path.join(bundle, "bin", "gpuguard-doctor"))
 
     # lit is Python: the copy the build's lit script imports.
     with open(os.path.join(tools_dir, "lit")) as f:
@@ -256,7 +263,8 @@ def run(args):
             os.path.realpath(nvcc)))
     environment["GPUGUARD_GPU_BUNDLE"] = bundle
     environment["GPUGUARD_REQUIRE_FEATURES"] = ",".join(
-        ["cuda-gpu", "nvcc", "runtime-cuda", "compute-sanitizer"] +
+        ["cuda-gpu", "nvcc", "runtime-cuda", "compute-sanitizer",
+         "gpuguard-doctor"] +
         (["libtorch-cuda"] if root else []) +
         (["runtime-torch-cuda", "gpu-bundle"] if with_torch else []))
     if root:
