@@ -149,7 +149,8 @@ def describe_failure(ran):
 
 def bench(args, files, groups, scratch):
     toolkit = find_toolkit(args.cuda_path)
-    gpuguard_options = ["--quiet"]
+    # Every run parses: replayed results would measure the cache.
+    gpuguard_options = ["--quiet", "--no-cache"]
     if args.cuda_path:
         gpuguard_options.append("--cuda-path=" + args.cuda_path)
     print(f"gpuguard: {args.gpuguard}")

@@ -28,7 +28,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def check(gpuguard, work, extra):
     start = time.monotonic()
-    result = subprocess.run([gpuguard, "--quiet", "-p", work] + extra,
+    result = subprocess.run([gpuguard, "--quiet", "--no-cache", "-p", work] +
+                            extra,
                             capture_output=True, text=True)
     elapsed = time.monotonic() - start
     if result.returncode not in (0, 1):

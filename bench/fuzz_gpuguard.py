@@ -148,7 +148,7 @@ def run_batch(args, batch, cwd):
     for _, _, includes in batch:
         for include in includes:
             flags += ["-I", include]
-    command = ([args.gpuguard, "--quiet", "-j", str(args.jobs),
+    command = ([args.gpuguard, "--quiet", "--no-cache", "-j", str(args.jobs),
                 "--timeout=%g" % args.timeout] + [path for path, _, _ in batch]
                + ["--"] + flags)
     # A batch that outlives every file's budget by far is a hang.

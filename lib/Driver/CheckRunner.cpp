@@ -17,6 +17,9 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 using namespace clang::tidy;
@@ -216,6 +219,7 @@ std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
                                        /*RemoveIncompatibleErrors=*/true,
                                        /*GetFixesFromNotes=*/FixesFromNotes);
   int Status = 0;
+  LastDependencies.clear();
   // Both sides see the code they share, so each side's suppressions are
   // counted apart and the file counts the larger of them.
   ClangTidyStats FileStats;
@@ -236,6 +240,10 @@ std::vector<ClangTidyError> CheckRunner::run(const std::string &File,
            Before.ErrorsIgnoredCheckFilter);
   }
   addSuppressed(Suppressed, FileStats);
+  LastSuppressed = FileStats;
+  llvm::sort(LastDependencies);
+  LastDependencies.erase(llvm::unique(LastDependencies),
+                         LastDependencies.end());
   // Both sides of a CUDA file report the findings in code they share; the
   // consumer sorts and folds identical findings into one.
   std::vector<ClangTidyError> Errors = Consumer.take();
@@ -276,7 +284,24 @@ int CheckRunner::runCommand(const std::string &File,
   Tool.setDiagnosticConsumer(&Tolerant);
   TidyActionFactory Factory(Context, BaseFS);
   int Status = Tool.run(&Factory);
+  // Every file the parse looked up and read, headers of a precompiled
+  // header included (Clang validates them when it loads it).
+  llvm::SmallVector<OptionalFileEntryRef> Seen;
+  Tool.getFiles().GetUniqueIDMapping(Seen);
+  for (OptionalFileEntryRef Entry : Seen) {
+    if (!Entry)
+      continue;
+    llvm::StringRef Real = Entry->getFileEntry().tryGetRealPathName();
+    llvm::SmallString<256> Path(Real.empty() ? Entry->getName() : Real);
+    if (!llvm::sys::path::is_absolute(Path))
+      llvm::sys::path::make_absolute(Command.Directory, Path);
+    LastDependencies.push_back(std::string(Path));
+  }
   return Tolerant.onlyToleratedErrors() ? 0 : Status;
+}
+
+void CheckRunner::addReplayedSuppressed(const ClangTidyStats &Stats) {
+  addSuppressed(Suppressed, Stats);
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> createOwnFileSystem() {

@@ -36,6 +36,17 @@ public:
                                                bool &Parsed);
   /// Findings left out so far (NOLINT, filters), each counted once.
   const clang::tidy::ClangTidyStats &suppressed() const { return Suppressed; }
+  /// Counts findings a replayed outcome left out, as run() counts its own.
+  void addReplayedSuppressed(const clang::tidy::ClangTidyStats &Stats);
+
+  /// Of the last run(): the findings it left out, and every file its
+  /// parses read (absolute paths, sorted), what its outcome depends on.
+  const clang::tidy::ClangTidyStats &lastSuppressed() const {
+    return LastSuppressed;
+  }
+  const std::vector<std::string> &lastDependencies() const {
+    return LastDependencies;
+  }
 
 private:
   int runCommand(const std::string &File,
@@ -52,6 +63,8 @@ private:
   llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> DiagIDs =
       clang::DiagnosticIDs::create();
   clang::tidy::ClangTidyStats Suppressed;
+  clang::tidy::ClangTidyStats LastSuppressed;
+  std::vector<std::string> LastDependencies;
   bool FixesFromNotes;
 };
 

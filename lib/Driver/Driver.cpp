@@ -12,6 +12,7 @@
 #include "Driver/OptionsProvider.h"
 #include "Driver/OutcomePrinter.h"
 #include "Driver/Paths.h"
+#include "Driver/ResultCache.h"
 #include "Driver/WorkerPool.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
@@ -24,6 +25,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,6 +35,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
 #include <optional>
+#include <tuple>
 
 #ifndef GPUGUARD_CLANG_RESOURCE_DIR
 #error "GPUGUARD_CLANG_RESOURCE_DIR must be defined by the build"
@@ -383,6 +386,39 @@ useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
   return Torch;
 }
 
+/// The result cache of a check run, unless --no-cache, and the part of
+/// each key that all files share: gpuguard's own executable (a rebuilt one
+/// may find other things), its LLVM, and the options outside each file's
+/// configuration that change what a check reports.
+std::pair<std::unique_ptr<ResultCache>, CacheUse>
+openResultCache(const char *Argv0) {
+  if (options::NoCache)
+    return {};
+  std::string Directory = options::CacheDir.getNumOccurrences()
+                              ? makeAbsolute(options::CacheDir)
+                              : ResultCache::defaultDirectory();
+  if (Directory.empty())
+    return {};
+  std::string Executable = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runGpuGuard));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Binary =
+      llvm::MemoryBuffer::getFile(Executable, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!Binary)
+    return {};
+  CacheUse Use;
+  Use.RunKey = ResultCache::key(
+      {"gpuguard results", GPUGUARD_VERSION, LLVM_VERSION_STRING,
+       ResultCache::contentHash((*Binary)->getBuffer()),
+       options::FixNotes ? "fix-notes" : "", options::LineFilter,
+       // A budget may cut a file short; --quiet leaves out set-up notes.
+       std::to_string(options::Timeout.getValue()),
+       options::Quiet ? "quiet" : ""});
+  auto Cache = std::make_unique<ResultCache>(Directory, uint64_t(512) << 20);
+  Use.Cache = Cache.get();
+  return {std::move(Cache), std::move(Use)};
+}
+
 } // namespace
 
 int runGpuGuard(int Argc, const char **Argv) {
@@ -480,12 +516,18 @@ int runGpuGuard(int Argc, const char **Argv) {
   }
   OutcomePrinter Printer(*Reporter, Context, BaseFS, Line.Instrumenting);
   Printer.raise(InputsExit);
-  WorkerPool Pool(Database, Line.Instrumenting, options::Jobs,
-                  Checkable.size());
+  std::unique_ptr<ResultCache> Cache;
+  CacheUse UseCache;
+  if (!Line.Instrumenting)
+    std::tie(Cache, UseCache) = openResultCache(Argv0);
+  WorkerPool Pool(Database, Line.Instrumenting, options::Jobs, Checkable.size(),
+                  UseCache);
   Pool.checkAll(Checkable, [&](const std::string &File, FileOutcome Outcome) {
     Printer.print(File, std::move(Outcome));
   });
   Printer.finish(FirstPath, Pool.suppressed());
+  if (Cache && Cache->stores())
+    Cache->evict();
   if (Pool.anyCrashed()) {
     // A crash leaves LLVM's global state (timers, statistics) pointing into
     // the lost parse, and its teardown would crash again. Everything is

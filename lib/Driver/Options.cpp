@@ -198,6 +198,19 @@ cl::opt<std::string>
                    "round-robin, so each file is in exactly one shard."),
           cl::value_desc("K/N"), cl::cat(Category));
 
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Keep each file's findings here and replay them while the\n"
+             "file, every header it read, its command and the\n"
+             "configuration are unchanged. Default:\n"
+             "$XDG_CACHE_HOME/gpuguard/results (or\n"
+             "~/.cache/gpuguard/results)."),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache",
+                      cl::desc("Check every file, neither reading nor "
+                               "writing the result cache."),
+                      cl::init(false), cl::cat(Category));
+
 // `gpuguard instrument` only.
 cl::opt<std::string> OutputDirectory(
     "o",

@@ -6,11 +6,14 @@
 #include "Driver/Options.h"
 #include "Driver/OptionsProvider.h"
 #include "Driver/Paths.h"
+#include "Driver/ResultCache.h"
 #include "Instrument/OutputWriter.h"
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Basic/Stack.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/thread.h"
 #include <atomic>
@@ -105,8 +108,10 @@ private:
 /// never changes the process's.
 class Worker {
 public:
-  Worker(const CompilationDatabase &Database, bool Instrumenting)
-      : BaseFS(createOwnFileSystem()),
+  Worker(const CompilationDatabase &Database, bool Instrumenting,
+         const CacheUse &Use)
+      : Database(Database), Cache(Instrumenting ? CacheUse() : Use),
+        BaseFS(createOwnFileSystem()),
         Context(createProvider(BaseFS),
                 /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                 /*EnableModuleHeadersParsing=*/false,
@@ -146,8 +151,25 @@ private:
     if (Instrumenting)
       instrument::Recorder::setActive(&Recorder);
     collectSetupMessages(&Outcome.Setup);
+    std::string Key = Cache.Cache ? cacheKey(File) : std::string();
+    if (!Key.empty()) {
+      if (std::optional<CachedCheck> Hit = Cache.Cache->lookup(Key)) {
+        collectSetupMessages(nullptr);
+        // The set-up messages are those the key's compile commands said.
+        Outcome.Errors = std::move(Hit->Errors);
+        Outcome.Parsed = Hit->Parsed;
+        Runner.addReplayedSuppressed(Hit->Suppressed);
+        return;
+      }
+    }
     startAnalysisBudget(options::Timeout);
     Outcome.Errors = Runner.run(File, Outcome.Parsed);
+    // A file cut short by the time budget is reported as not checked and
+    // is never stored.
+    if (!Key.empty() && !analysisBudgetExceeded())
+      Cache.Cache->store(
+          Key, {Outcome.Errors, Outcome.Parsed, Runner.lastSuppressed()},
+          Runner.lastDependencies());
     collectSetupMessages(nullptr);
     instrument::Recorder::setActive(nullptr);
     if (analysisBudgetExceeded()) {
@@ -162,6 +184,26 @@ private:
     }
     if (Instrumenting)
       writeInstrumentedCopy(Recorder, File, Outcome);
+  }
+
+  /// The cache key of \p File: the run's part, then the file's path and
+  /// bytes, its compile commands and its effective configuration. Empty
+  /// when the file cannot be read.
+  std::string cacheKey(const std::string &File) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Bytes =
+        llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!Bytes)
+      return "";
+    std::vector<std::string> Parts = {
+        Cache.RunKey, File, ResultCache::contentHash((*Bytes)->getBuffer())};
+    for (const CompileCommand &Command : Database.getCompileCommands(File)) {
+      Parts.push_back(Command.Directory);
+      Parts.push_back(Command.Filename);
+      Parts.push_back(llvm::join(Command.CommandLine, std::string(1, '\0')));
+    }
+    Parts.push_back(configurationAsText(Context.getOptionsForFile(File)));
+    return ResultCache::key(Parts);
   }
 
   static std::string crashDescription(int RetCode) {
@@ -186,6 +228,8 @@ private:
   static std::unique_ptr<ClangTidyOptionsProvider>
   createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS);
 
+  const CompilationDatabase &Database;
+  CacheUse Cache;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
   ClangTidyContext Context;
   CheckRunner Runner;
@@ -205,13 +249,14 @@ Worker::createProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
 }
 
 WorkerPool::WorkerPool(const CompilationDatabase &Database, bool Instrumenting,
-                       unsigned Jobs, size_t FileCount)
-    : Database(Database), Instrumenting(Instrumenting) {
+                       unsigned Jobs, size_t FileCount, CacheUse UseCache)
+    : Database(Database), Instrumenting(Instrumenting),
+      Cache(std::move(UseCache)) {
   unsigned WorkerCount =
       Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
   WorkerCount = std::max<unsigned>(1, std::min<size_t>(WorkerCount, FileCount));
   for (unsigned I = 0; I < WorkerCount; ++I)
-    Workers.push_back(std::make_unique<Worker>(Database, Instrumenting));
+    Workers.push_back(std::make_unique<Worker>(Database, Instrumenting, Cache));
 }
 
 WorkerPool::~WorkerPool() = default;
@@ -223,7 +268,7 @@ FileOutcome WorkerPool::checkWith(size_t Slot, const std::string &File) {
     // destroy it again, but keep counting what it suppressed before.
     std::lock_guard<std::mutex> Lock(RetiredMutex);
     Retired.push_back(Workers[Slot].release());
-    Workers[Slot] = std::make_unique<Worker>(Database, Instrumenting);
+    Workers[Slot] = std::make_unique<Worker>(Database, Instrumenting, Cache);
   }
   return Outcome;
 }

@@ -44,6 +44,14 @@ struct FileOutcome {
 };
 
 class Worker;
+class ResultCache;
+
+/// The result cache a run reads and fills, and the part of each key that
+/// is the same for all its files (gpuguard itself, the run's options).
+struct CacheUse {
+  ResultCache *Cache = nullptr;
+  std::string RunKey;
+};
 
 /// The threads that check the files of a run.
 class WorkerPool {
@@ -51,7 +59,8 @@ public:
   /// \p Jobs workers, or one per core when 0, and never more than
   /// \p FileCount nor fewer than one.
   WorkerPool(const clang::tooling::CompilationDatabase &Database,
-             bool Instrumenting, unsigned Jobs, size_t FileCount);
+             bool Instrumenting, unsigned Jobs, size_t FileCount,
+             CacheUse UseCache = {});
   ~WorkerPool();
 
   /// Checks \p Files and calls \p Report with each one's outcome, in the
@@ -73,6 +82,7 @@ private:
 
   const clang::tooling::CompilationDatabase &Database;
   bool Instrumenting;
+  CacheUse Cache;
   std::vector<std::unique_ptr<Worker>> Workers;
   /// Workers a crash left unusable: leaked on purpose, see checkWith.
   std::vector<Worker *> Retired;
