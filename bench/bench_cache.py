@@ -19,6 +19,15 @@ nvcc commands in compile_commands.json) is checked with `gpuguard -p DIR`:
                mounted cache would: replayed, since the key holds the
                files' bytes and paths, not their timestamps
 
+With --shards N, N machines (a cache directory each) split the database
+with --shard=k/N and share one Redis or nginx server that
+test/scripts/cache_server.py starts on loopback; each machine's shard is
+timed alone, as on a machine of its own, and the slowest shard is the
+fleet's wall time. Then N fresh machines run the same shards (everything
+replayed from the server), and one more machine checks the whole database.
+`stored` counts the entries the server took: each file is checked once in
+the whole fleet.
+
 The numbers are a report, never a verdict: nothing here fails on a figure,
 only on two runs that print different findings.
 """
@@ -29,21 +38,77 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+from gpuguard_runs import timed_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE_SERVER = os.path.join(HERE, "..", "test", "scripts", "cache_server.py")
 
 
-def check(gpuguard, work, cache, jobs):
-    command = [gpuguard, "--quiet", "-p", work, f"-j{jobs}"]
-    command += ["--no-cache"] if cache is None else [f"--cache-dir={cache}"]
-    start = time.monotonic()
-    result = subprocess.run(command, capture_output=True, text=True)
-    elapsed = time.monotonic() - start
-    if result.returncode not in (0, 1):
-        sys.stderr.write(result.stderr[-3000:])
-        sys.exit(f"bench_cache.py: gpuguard exited {result.returncode}")
-    return elapsed, result.stdout
+def check(gpuguard, work, cache, jobs, extra=()):
+    arguments = ["-p", work, f"-j{jobs}"] + list(extra)
+    arguments += ["--no-cache"] if cache is None else [f"--cache-dir={cache}"]
+    return timed_check(gpuguard, arguments, __file__)
+
+
+def server(action, directory, *extra):
+    """Runs test/scripts/cache_server.py; its output."""
+    return subprocess.run(
+        [sys.executable, CACHE_SERVER, action, f"--dir={directory}"] +
+        list(extra), check=True, capture_output=True, text=True).stdout
+
+
+def fleet(gpuguard, work, root, shards, kind):
+    """The shared cache across machines: SHARDS machines (each a cache
+    directory of its own) split the database with --shard and share one
+    server; then fresh machines run again. Prints a table and returns
+    whether every run printed what one machine without a cache prints."""
+    directory = os.path.join(root, "server")
+    server("start", directory, f"--kind={kind}")
+    try:
+        url = open(os.path.join(directory, "url")).read().strip()
+        whole, reference = check(gpuguard, work, None, 1)
+
+        def pipeline(name):
+            times, outputs = [], []
+            for k in range(1, shards + 1):
+                elapsed, output = check(
+                    gpuguard, work, os.path.join(root, f"{name}-{k}"), 1,
+                    [f"--shard={k}/{shards}", f"--remote-cache={url}"])
+                times.append(elapsed)
+                outputs.append(output)
+            puts = server("stats", directory).split()[1]
+            return times, outputs, puts
+
+        rows = [("first pipeline",) + pipeline("first"),
+                ("fresh machines",) + pipeline("second")]
+        # One machine checking everything after the fleet: all replayed.
+        elapsed, output = check(gpuguard, work, os.path.join(root, "laptop"),
+                                1, [f"--remote-cache={url}"])
+        puts = server("stats", directory).split()[1]
+    finally:
+        server("stop", directory)
+
+    def findings(text):
+        return sorted(l for l in text.splitlines() if ": warning: " in l)
+
+    print(f"\n{shards} machines sharing {kind} ({url}), one shard each, -j 1;"
+          f" one machine without a cache: {whole:.2f} s")
+    print(f"{'run':<16}{'slowest':>10}{'speed-up':>10}{'all':>10}"
+          f"{'stored':>8}  findings")
+    same = True
+    for label, times, outputs, stored in rows:
+        merged = sorted(l for o in outputs for l in findings(o))
+        ok = merged == findings(reference)
+        same &= ok
+        print(f"{label:<16}{max(times):>10.2f}{whole / max(times):>10.1f}"
+              f"{sum(times):>10.2f}{stored:>8}  "
+              f"{'same' if ok else 'DIFFERENT'}")
+    ok = findings(output) == findings(reference)
+    same &= ok
+    print(f"{'one whole run':<16}{elapsed:>10.2f}{whole / elapsed:>10.1f}"
+          f"{elapsed:>10.2f}{puts:>8}  {'same' if ok else 'DIFFERENT'}")
+    return same
 
 
 def append_comment(path):
@@ -58,6 +123,11 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--work", help="directory for the generated project "
                         "and its cache (default: a temporary one)")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="also measure a fleet of this many machines "
+                        "sharing a server (test/scripts/cache_server.py)")
+    parser.add_argument("--server", choices=["redis", "http"],
+                        default="redis", help="the fleet's shared cache")
     args = parser.parse_args()
     gpuguard = os.path.abspath(args.gpuguard)
 
@@ -121,6 +191,10 @@ def main():
         size = sum(os.path.getsize(os.path.join(d, f))
                    for d, _, fs in os.walk(cache) for f in fs)
         print(f"cache: {size / 1024:.0f} KiB in {cache}")
+        if args.shards and not fleet(gpuguard, work, root, args.shards,
+                                     args.server):
+            sys.exit("bench_cache.py: the fleet printed other findings than "
+                     "a run without the cache")
 
 
 if __name__ == "__main__":

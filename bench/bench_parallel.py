@@ -23,19 +23,13 @@ import sys
 import tempfile
 import time
 
+from gpuguard_runs import timed_check
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def check(gpuguard, work, extra):
-    start = time.monotonic()
-    result = subprocess.run([gpuguard, "--quiet", "--no-cache", "-p", work] +
-                            extra,
-                            capture_output=True, text=True)
-    elapsed = time.monotonic() - start
-    if result.returncode not in (0, 1):
-        sys.stderr.write(result.stderr[-3000:])
-        sys.exit(f"bench_parallel.py: gpuguard exited {result.returncode}")
-    return elapsed, result.stdout
+    return timed_check(gpuguard, ["--no-cache", "-p", work] + extra, __file__)
 
 
 def findings(output):

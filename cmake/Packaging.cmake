@@ -29,16 +29,20 @@ set(CPACK_STRIP_FILES ON)
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# What the binary loads (ldd: libclang-cpp, libLLVM, libfmt, and the C++
-# runtime), and the Clang resource directory it parses with
+# What the binary loads (ldd: libclang-cpp, libLLVM, libfmt, libcurl and
+# hiredis for the shared result cache, and the C++ runtime), and the Clang resource directory it parses with
 # (GPUGUARD_CLANG_RESOURCE_DIR: stddef.h and the CUDA wrapper headers),
 # which Debian ships in libclang-common-N-dev. Package names carry the
 # library's major version, so they follow the versions built against.
+# hiredis's package names carry major.minor (libhiredis0.14).
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" HiredisSeries "${Hiredis_VERSION}")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
   "libclang-cpp${LLVM_VERSION_MAJOR}"
   "libllvm${LLVM_VERSION_MAJOR}"
   "libclang-common-${LLVM_VERSION_MAJOR}-dev"
   "libfmt${fmt_VERSION_MAJOR}"
+  "libcurl4"
+  "libhiredis${HiredisSeries}"
   "libstdc++6"
   "libgcc-s1"
   "libc6")

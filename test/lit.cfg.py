@@ -238,6 +238,15 @@ if pre_commit:
          f"env PATH={os.pathsep.join([bin_dir, config.environment['PATH']])} "
          f"{pre_commit}"))
 
+# The servers a shared result cache runs on (result-cache-remote.test):
+# started by test/scripts/cache_server.py on loopback, found on PATH or
+# where Debian installs them (nginx is in /usr/sbin).
+cache_server = f"{python} {os.path.join(scripts, 'cache_server.py')}"
+config.substitutions.append(("%cache_server", cache_server))
+for server, feature in [("redis-server", "redis-server"), ("nginx", "nginx")]:
+    if shutil.which(server) or os.access(f"/usr/sbin/{server}", os.X_OK):
+        config.available_features.add(feature)
+
 # What provides each optional feature, for the message below.
 feature_providers = {
     "libtorch": "LibTorch's C++ headers (libtorch-dev) and a Clang build "
@@ -266,6 +275,8 @@ feature_providers = {
     "git": "git",
     "python-yaml": "python3-yaml",
     "pre-commit": "pre-commit",
+    "redis-server": "redis-server",
+    "nginx": "nginx-core (nginx with its WebDAV module)",
 }
 
 # GPUGUARD_REQUIRE_FEATURES=a,b: fail the run, instead of marking tests

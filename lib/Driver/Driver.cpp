@@ -389,15 +389,32 @@ useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
 /// The result cache of a check run, unless --no-cache, and the part of
 /// each key that all files share: gpuguard's own executable (a rebuilt one
 /// may find other things), its LLVM, and the options outside each file's
-/// configuration that change what a check reports.
+/// configuration that change what a check reports. Sets \p Failed, having
+/// said why, when the remote cache's URL is not one.
 std::pair<std::unique_ptr<ResultCache>, CacheUse>
-openResultCache(const char *Argv0) {
+openResultCache(const char *Argv0, bool &Failed) {
   if (options::NoCache)
     return {};
+  std::vector<std::unique_ptr<CacheStore>> Stores;
   std::string Directory = options::CacheDir.getNumOccurrences()
                               ? makeAbsolute(options::CacheDir)
                               : ResultCache::defaultDirectory();
-  if (Directory.empty())
+  if (!Directory.empty())
+    Stores.push_back(createDirectoryStore(Directory, uint64_t(512) << 20));
+  std::string Remote = options::RemoteCache;
+  if (!options::RemoteCache.getNumOccurrences())
+    Remote = llvm::sys::Process::GetEnv("GPUGUARD_REMOTE_CACHE").value_or("");
+  if (!Remote.empty()) {
+    llvm::Expected<std::unique_ptr<CacheStore>> Shared =
+        createRemoteStore(Remote);
+    if (!Shared) {
+      error(llvm::toString(Shared.takeError()));
+      Failed = true;
+      return {};
+    }
+    Stores.push_back(std::move(*Shared));
+  }
+  if (Stores.empty())
     return {};
   std::string Executable = llvm::sys::fs::getMainExecutable(
       Argv0, reinterpret_cast<void *>(&runGpuGuard));
@@ -414,7 +431,7 @@ openResultCache(const char *Argv0) {
        // A budget may cut a file short; --quiet leaves out set-up notes.
        std::to_string(options::Timeout.getValue()),
        options::Quiet ? "quiet" : ""});
-  auto Cache = std::make_unique<ResultCache>(Directory, uint64_t(512) << 20);
+  auto Cache = std::make_unique<ResultCache>(std::move(Stores));
   Use.Cache = Cache.get();
   return {std::move(Cache), std::move(Use)};
 }
@@ -440,6 +457,14 @@ int runGpuGuard(int Argc, const char **Argv) {
       createOptionsProvider(BaseFS, Failed);
   if (Failed)
     return UsageError;
+  // Instrumented copies are written from each parse: never replayed.
+  std::unique_ptr<ResultCache> Cache;
+  CacheUse UseCache;
+  if (!Line.Instrumenting) {
+    std::tie(Cache, UseCache) = openResultCache(Argv0, Failed);
+    if (Failed)
+      return UsageError;
+  }
   bool NoFlagsGiven = options::BuildPath.getNumOccurrences() == 0 &&
                       (!Line.FixedDatabase || Line.BareDashDash);
   if (NoFlagsGiven && Line.FixedDatabase)
@@ -516,10 +541,6 @@ int runGpuGuard(int Argc, const char **Argv) {
   }
   OutcomePrinter Printer(*Reporter, Context, BaseFS, Line.Instrumenting);
   Printer.raise(InputsExit);
-  std::unique_ptr<ResultCache> Cache;
-  CacheUse UseCache;
-  if (!Line.Instrumenting)
-    std::tie(Cache, UseCache) = openResultCache(Argv0);
   WorkerPool Pool(Database, Line.Instrumenting, options::Jobs, Checkable.size(),
                   UseCache);
   Pool.checkAll(Checkable, [&](const std::string &File, FileOutcome Outcome) {

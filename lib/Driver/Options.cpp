@@ -206,6 +206,14 @@ cl::opt<std::string> CacheDir(
              "$XDG_CACHE_HOME/gpuguard/results (or\n"
              "~/.cache/gpuguard/results)."),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> RemoteCache(
+    "remote-cache",
+    cl::desc("Share the result cache with other machines through\n"
+             "redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or an HTTP\n"
+             "server that takes PUT: http[s]://HOST[:PORT][/PATH].\n"
+             "Searched after --cache-dir, which keeps what it finds.\n"
+             "Default: $GPUGUARD_REMOTE_CACHE."),
+    cl::value_desc("url"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache",
                       cl::desc("Check every file, neither reading nor "
                                "writing the result cache."),

@@ -1,6 +1,7 @@
 //===--- ResultCache.cpp - Findings of unchanged files, kept --------------===//
 
 #include "Driver/ResultCache.h"
+#include "Frontend/TorchDiscovery.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -194,8 +195,22 @@ std::optional<std::string> ResultCache::hashOfFile(StringRef File) {
   return Hash;
 }
 
+static std::vector<std::unique_ptr<CacheStore>>
+directoryAlone(std::string Directory, uint64_t MaxBytes) {
+  std::vector<std::unique_ptr<CacheStore>> Stores;
+  Stores.push_back(createDirectoryStore(std::move(Directory), MaxBytes));
+  return Stores;
+}
+
 ResultCache::ResultCache(std::string Directory, uint64_t MaxBytes)
-    : Directory(std::move(Directory)), MaxBytes(MaxBytes) {}
+    : ResultCache(directoryAlone(std::move(Directory), MaxBytes)) {}
+
+ResultCache::ResultCache(std::vector<std::unique_ptr<CacheStore>> Stores) {
+  for (std::unique_ptr<CacheStore> &Store : Stores) {
+    Slots.push_back(std::make_unique<Slot>());
+    Slots.back()->Store = std::move(Store);
+  }
+}
 
 std::string ResultCache::key(ArrayRef<std::string> Parts) {
   SHA256 Hasher;
@@ -215,33 +230,18 @@ std::string ResultCache::contentHash(StringRef Bytes) {
 }
 
 std::string ResultCache::defaultDirectory() {
-  std::optional<std::string> Base = sys::Process::GetEnv("XDG_CACHE_HOME");
-  SmallString<256> Directory;
-  if (Base && !Base->empty() && path::is_absolute(*Base)) {
-    Directory = *Base;
-  } else {
-    if (!path::home_directory(Directory))
-      return "";
-    path::append(Directory, ".cache");
-  }
-  path::append(Directory, "gpuguard", "results");
+  std::string Base = frontend::defaultCacheDir();
+  if (Base.empty())
+    return "";
+  SmallString<256> Directory(Base);
+  path::append(Directory, "results");
   return std::string(Directory);
 }
 
-std::string ResultCache::entryPath(StringRef Key) const {
-  SmallString<256> Entry(Directory);
-  path::append(Entry, Key.take_front(2), Key.drop_front(2) + ".json");
-  return std::string(Entry);
-}
-
-std::optional<CachedCheck> ResultCache::lookup(StringRef Key) {
-  std::string Entry = entryPath(Key);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(Entry);
-  if (!Buffer)
-    return std::nullopt;
+std::optional<CachedCheck> ResultCache::decode(StringRef Bytes) {
   // Anything unexpected in an entry makes it a miss; the next store
   // replaces it.
-  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  Expected<json::Value> Parsed = json::parse(Bytes);
   if (!Parsed) {
     consumeError(Parsed.takeError());
     return std::nullopt;
@@ -276,20 +276,39 @@ std::optional<CachedCheck> ResultCache::lookup(StringRef Key) {
       return std::nullopt;
     Check.Errors.push_back(std::move(*Read));
   }
-  // Recently used: eviction goes by modification time.
-  if (int FD;
-      !fs::openFileForWrite(Entry, FD, fs::CD_OpenExisting, fs::OF_Append)) {
-    (void)fs::setLastAccessAndModificationTime(
-        FD, std::chrono::system_clock::now());
-    sys::Process::SafelyCloseFileDescriptor(FD);
-  }
-  ++Hits;
   return Check;
+}
+
+std::optional<CachedCheck> ResultCache::lookup(StringRef Key) {
+  for (size_t I = 0; I < Slots.size(); ++I) {
+    Slot &Where = *Slots[I];
+    if (Where.Failed)
+      continue;
+    Expected<std::optional<std::string>> Bytes = Where.Store->get(Key);
+    if (!Bytes) {
+      giveUp(Where, toString(Bytes.takeError()));
+      continue;
+    }
+    if (!*Bytes)
+      continue;
+    std::optional<CachedCheck> Check = decode(**Bytes);
+    if (!Check)
+      continue;
+    Where.Store->touch(Key);
+    // Found further out: the next run finds it closer.
+    for (size_t Closer = 0; Closer < I; ++Closer)
+      put(*Slots[Closer], Key, **Bytes);
+    ++Hits;
+    return Check;
+  }
+  return std::nullopt;
 }
 
 void ResultCache::store(StringRef Key, const CachedCheck &Check,
                         ArrayRef<std::string> Dependencies) {
-  if (StoringDisabled)
+  if (llvm::all_of(Slots, [](const std::unique_ptr<Slot> &Where) {
+        return Where->Failed || Where->NotWritable;
+      }))
     return;
   json::Array DependencyHashes;
   for (const std::string &File : Dependencies) {
@@ -307,77 +326,47 @@ void ResultCache::store(StringRef Key, const CachedCheck &Check,
                     {"parsed", Check.Parsed},
                     {"suppressed", statsToJson(Check.Suppressed)},
                     {"errors", std::move(Errors)}};
-
-  std::string Entry = entryPath(Key);
-  if (std::error_code EC = fs::create_directories(path::parent_path(Entry)))
-    return giveUpStoring(EC.message());
-  // Written beside the entry and renamed over it, so that a reader sees the
-  // old entry, the new one, or none.
-  SmallString<256> Temporary;
-  int FD;
-  if (std::error_code EC =
-          fs::createUniqueFile(Entry + ".%%%%%%%%.tmp", FD, Temporary))
-    return giveUpStoring(EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << json::Value(std::move(Root));
-    OS.close();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      fs::remove(Temporary);
-      return giveUpStoring(Why);
-    }
-  }
-  if (std::error_code EC = fs::rename(Temporary, Entry)) {
-    fs::remove(Temporary);
-    return giveUpStoring(EC.message());
-  }
-  ++Stores;
+  std::string Bytes;
+  raw_string_ostream(Bytes) << json::Value(std::move(Root));
+  bool Kept = false;
+  for (const std::unique_ptr<Slot> &Where : Slots)
+    Kept |= put(*Where, Key, Bytes);
+  // One stored entry, however many stores hold it.
+  if (Kept)
+    ++Stored;
 }
 
-void ResultCache::giveUpStoring(const std::string &Why) {
-  StoringDisabled = true;
-  std::call_once(Warned, [&] {
-    setupMessage({"result-cache",
-                  "the result cache '" + Directory + "' cannot be written (" +
-                      Why +
+bool ResultCache::put(Slot &Into, StringRef Key, StringRef Bytes) {
+  if (Into.Failed || Into.NotWritable)
+    return false;
+  if (Error E = Into.Store->put(Key, Bytes)) {
+    giveUp(Into, toString(std::move(E)));
+    return false;
+  }
+  return true;
+}
+
+void ResultCache::giveUp(Slot &Where, const std::string &Why) {
+  bool Remote = Where.Store->isRemote();
+  (Remote ? Where.Failed : Where.NotWritable) = true;
+  std::call_once(Where.Warned, [&] {
+    setupMessage(
+        {"result-cache",
+         Remote ? "the remote result cache '" + Where.Store->name() +
+                      "' failed (" + Why +
+                      "): the run goes on without it; check the server, or "
+                      "leave out --remote-cache and GPUGUARD_REMOTE_CACHE"
+                : "the result cache '" + Where.Store->name() +
+                      "' cannot be written (" + Why +
                       "): files are checked without storing their results; "
                       "pass --cache-dir=DIR or --no-cache",
-                  /*IsNote=*/false});
+         /*IsNote=*/false});
   });
 }
 
 void ResultCache::evict() {
-  struct Entry {
-    std::string Path;
-    uint64_t Size;
-    sys::TimePoint<> Used;
-  };
-  std::vector<Entry> Entries;
-  uint64_t Total = 0;
-  std::error_code EC;
-  for (fs::recursive_directory_iterator It(Directory, EC), End;
-       It != End && !EC; It.increment(EC)) {
-    fs::file_status Status;
-    if (fs::status(It->path(), Status) || !fs::is_regular_file(Status))
-      continue;
-    Entries.push_back(
-        {It->path(), Status.getSize(), Status.getLastModificationTime()});
-    Total += Status.getSize();
-  }
-  if (Total <= MaxBytes)
-    return;
-  // Down to three quarters of the limit, so that eviction is not run again
-  // at the next store.
-  llvm::sort(Entries,
-             [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
-  for (const Entry &Old : Entries) {
-    if (Total <= MaxBytes / 4 * 3)
-      break;
-    if (!fs::remove(Old.Path))
-      Total -= Old.Size;
-  }
+  for (const std::unique_ptr<Slot> &Where : Slots)
+    Where->Store->evict();
 }
 
 } // namespace gpuguard

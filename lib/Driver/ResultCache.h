@@ -10,16 +10,18 @@
 /// the same content, so an edit to any header read, a comment or a NOLINT
 /// included, makes it a miss.
 ///
-/// Entries live as one file each under the cache directory, written whole
-/// and renamed into place, so that concurrent runs and workers never see a
-/// partial entry. A corrupt or unreadable entry is a miss; a directory that
-/// cannot be written costs one warning line, and the run goes on.
+/// Entries are kept in one or more stores (CacheStores.h), searched in
+/// order: a local directory, then a service a team's machines share. An
+/// entry found in a later store is copied into the earlier ones. A corrupt
+/// or unreadable entry is a miss; a directory that cannot be written, or a
+/// shared store that fails, costs one warning line, and the run goes on.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUGUARD_DRIVER_RESULTCACHE_H
 #define GPUGUARD_DRIVER_RESULTCACHE_H
 
+#include "Driver/CacheStores.h"
 #include "Driver/Messages.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -50,6 +52,9 @@ public:
   /// is created before the first store.
   ResultCache(std::string Directory, uint64_t MaxBytes);
 
+  /// A cache kept in \p Stores, searched in this order.
+  explicit ResultCache(std::vector<std::unique_ptr<CacheStore>> Stores);
+
   /// The key of an outcome: a hash over \p Parts, which must name all that
   /// decides it besides the files the parse reads.
   static std::string key(llvm::ArrayRef<std::string> Parts);
@@ -69,7 +74,7 @@ public:
 
   /// Entries found and entries stored by this run.
   unsigned hits() const { return Hits; }
-  unsigned stores() const { return Stores; }
+  unsigned stores() const { return Stored; }
 
   /// The cache directory to use by default: $XDG_CACHE_HOME/gpuguard/results
   /// or ~/.cache/gpuguard/results; empty when neither can be found.
@@ -79,18 +84,28 @@ public:
   static std::string contentHash(llvm::StringRef Bytes);
 
 private:
-  std::string entryPath(llvm::StringRef Key) const;
+  /// A store and what this run learnt of it.
+  struct Slot {
+    std::unique_ptr<CacheStore> Store;
+    /// A shared store that failed once is left alone for the rest of the
+    /// run; a local one that cannot be written is still read.
+    std::atomic<bool> Failed{false}, NotWritable{false};
+    std::once_flag Warned;
+  };
+
+  /// The outcome an entry's \p Bytes hold, if it is well formed and every
+  /// file it read still has the content it had then.
+  std::optional<CachedCheck> decode(llvm::StringRef Bytes);
+  /// Whether \p Into now keeps \p Bytes under \p Key.
+  bool put(Slot &Into, llvm::StringRef Key, llvm::StringRef Bytes);
+  /// Says once per run what failed in \p Where and leaves it alone.
+  void giveUp(Slot &Where, const std::string &Why);
   /// The content hash of \p File, read once per run: the files of a run
   /// share most headers, and a run does not edit them.
   std::optional<std::string> hashOfFile(llvm::StringRef File);
-  /// Says once per run that the cache cannot be written, and stops storing.
-  void giveUpStoring(const std::string &Why);
 
-  std::string Directory;
-  uint64_t MaxBytes;
-  std::atomic<unsigned> Hits{0}, Stores{0};
-  std::atomic<bool> StoringDisabled{false};
-  std::once_flag Warned;
+  std::vector<std::unique_ptr<Slot>> Slots;
+  std::atomic<unsigned> Hits{0}, Stored{0};
   std::mutex HashesMutex;
   llvm::StringMap<std::optional<std::string>> Hashes;
 };

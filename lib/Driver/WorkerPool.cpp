@@ -110,8 +110,7 @@ class Worker {
 public:
   Worker(const CompilationDatabase &Database, bool Instrumenting,
          const CacheUse &Use)
-      : Database(Database), Cache(Instrumenting ? CacheUse() : Use),
-        BaseFS(createOwnFileSystem()),
+      : Database(Database), Cache(Use), BaseFS(createOwnFileSystem()),
         Context(createProvider(BaseFS),
                 /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                 /*EnableModuleHeadersParsing=*/false,

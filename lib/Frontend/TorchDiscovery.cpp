@@ -1,6 +1,7 @@
 //===--- TorchDiscovery.cpp - Finding LibTorch for files without flags ----===//
 
 #include "Frontend/TorchDiscovery.h"
+#include "Frontend/AtomicFile.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/IncludeScan.h"
 #include "clang/Basic/Version.h"
@@ -126,28 +127,6 @@ std::string stamp(llvm::StringRef File) {
 }
 
 /// Writes \p Text to \p Target through a temporary file and a rename.
-std::error_code writeAtomically(llvm::StringRef Target, llvm::StringRef Text) {
-  llvm::SmallString<256> Temp;
-  int FD = -1;
-  if (std::error_code EC =
-          fs::createUniqueFile(Target + "-%%%%%%%%.tmp", FD, Temp))
-    return EC;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      fs::remove(Temp);
-      return std::make_error_code(std::errc::io_error);
-    }
-  }
-  if (std::error_code EC = fs::rename(Temp, Target)) {
-    fs::remove(Temp);
-    return EC;
-  }
-  return {};
-}
 
 } // namespace
 
@@ -276,10 +255,23 @@ std::string torchPchPath(const TorchInstallation &Torch,
                     stamp(joinPath(ApiDir, "torch/torch.h")) + "\n" +
                     stamp(joinPath(ApiDir, "torch/version.h")) + "\n" +
                     ToolVersion.str() + "\n" + CLANG_VERSION_STRING +
-                    "\nskip-function-bodies";
+                    "\nskip-function-bodies\ndriver beside its LLVM";
   for (const std::string &Dir : Torch.IncludeDirs)
     Key += "\n" + Dir;
   return joinPath(CacheDir, "torch-" + hex(llvm::xxh3_64bits(Key)) + ".pch");
+}
+
+/// The clang++ of the LLVM that \p ResourceDir (<prefix>/lib/clang/<N>)
+/// belongs to. The driver looks for GCC's headers from its own directory
+/// first: a bare "clang++" would find them under "/../lib/gcc", and the
+/// precompiled header would record paths like /include/c++/12/vector that
+/// name nothing once their dots are removed.
+static std::string clangDriverBeside(llvm::StringRef ResourceDir) {
+  llvm::StringRef Prefix =
+      path::parent_path(path::parent_path(path::parent_path(ResourceDir)));
+  if (Prefix.empty())
+    return "clang++";
+  return joinPath(joinPath(Prefix, "bin"), "clang++");
 }
 
 llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
@@ -308,7 +300,8 @@ llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
   llvm::SmallString<256> Temp;
   if (std::error_code EC = fs::createUniqueFile(Pch + "-%%%%%%%%.tmp", Temp))
     return Failure(EC.message());
-  std::vector<std::string> Args = {"clang++", "-xc++-header", "-std=c++17",
+  std::vector<std::string> Args = {clangDriverBeside(ClangResourceDir),
+                                   "-xc++-header", "-std=c++17",
                                    "-resource-dir=" + ClangResourceDir.str()};
   for (const std::string &Dir : Torch.IncludeDirs)
     Args.insert(Args.end(), {"-isystem", Dir});

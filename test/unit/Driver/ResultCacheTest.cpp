@@ -198,4 +198,111 @@ TEST_F(ResultCacheTest, EvictionDropsTheLeastRecentlyUsed) {
   EXPECT_TRUE(Cache.lookup(New));
 }
 
+/// A shared store that keeps entries in memory, or fails every call, and
+/// counts the calls it gets.
+class FakeSharedStore : public CacheStore {
+public:
+  FakeSharedStore(llvm::StringMap<std::string> &Entries, bool Fails,
+                  unsigned &Calls)
+      : Entries(Entries), Fails(Fails), Calls(Calls) {}
+  std::string name() const override { return "redis://cache:6379"; }
+  bool isRemote() const override { return true; }
+  llvm::Expected<std::optional<std::string>> get(llvm::StringRef Key) override {
+    ++Calls;
+    if (Fails)
+      return llvm::createStringError("Connection refused");
+    auto Found = Entries.find(Key);
+    if (Found == Entries.end())
+      return std::nullopt;
+    return Found->second;
+  }
+  llvm::Error put(llvm::StringRef Key, llvm::StringRef Bytes) override {
+    ++Calls;
+    if (Fails)
+      return llvm::createStringError("Connection refused");
+    Entries[Key] = Bytes.str();
+    return llvm::Error::success();
+  }
+
+private:
+  llvm::StringMap<std::string> &Entries;
+  bool Fails;
+  unsigned &Calls;
+};
+
+std::vector<std::unique_ptr<CacheStore>>
+localThenShared(const std::string &Directory,
+                std::unique_ptr<CacheStore> Shared) {
+  std::vector<std::unique_ptr<CacheStore>> Stores;
+  Stores.push_back(createDirectoryStore(Directory, 1 << 20));
+  Stores.push_back(std::move(Shared));
+  return Stores;
+}
+
+TEST_F(ResultCacheTest, AnEntryFoundOnTheSharedStoreIsKeptLocally) {
+  llvm::StringMap<std::string> Server;
+  unsigned Calls = 0;
+  std::string Key = ResultCache::key({"k"});
+  ResultCache(
+      localThenShared(path("machine-a"), std::make_unique<FakeSharedStore>(
+                                             Server, /*Fails=*/false, Calls)))
+      .store(Key, sample(), {Header});
+  ASSERT_EQ(Server.size(), 1u);
+
+  // Another machine: found on the server, then kept in its own directory.
+  ResultCache Other(localThenShared(
+      path("machine-b"),
+      std::make_unique<FakeSharedStore>(Server, /*Fails=*/false, Calls)));
+  ASSERT_TRUE(Other.lookup(Key));
+  EXPECT_EQ(Other.stores(), 0u);
+  unsigned Before = Calls;
+  EXPECT_TRUE(ResultCache(path("machine-b"), 1 << 20).lookup(Key));
+  EXPECT_EQ(Calls, Before);
+}
+
+TEST_F(ResultCacheTest, ASharedStoreThatFailsIsLeftAloneAfterOneWarning) {
+  llvm::StringMap<std::string> Server;
+  unsigned Calls = 0;
+  ResultCache Cache(localThenShared(
+      path("cache"),
+      std::make_unique<FakeSharedStore>(Server, /*Fails=*/true, Calls)));
+  std::vector<SetupMessage> Said;
+  collectSetupMessages(&Said);
+  for (const char *Name : {"a", "b", "c"}) {
+    std::string Key = ResultCache::key({Name});
+    EXPECT_FALSE(Cache.lookup(Key));
+    Cache.store(Key, sample(), {Header});
+  }
+  collectSetupMessages(nullptr);
+  EXPECT_EQ(Calls, 1u);
+  ASSERT_EQ(Said.size(), 1u);
+  EXPECT_EQ(Said[0].Text,
+            "the remote result cache 'redis://cache:6379' failed (Connection "
+            "refused): the run goes on without it; check the server, or leave "
+            "out --remote-cache and GPUGUARD_REMOTE_CACHE");
+  // The local directory still works.
+  EXPECT_EQ(Cache.stores(), 3u);
+  EXPECT_TRUE(Cache.lookup(ResultCache::key({"b"})));
+}
+
+TEST_F(ResultCacheTest, RemoteURLsAreCheckedBeforeUse) {
+  for (llvm::StringRef Good :
+       {"redis://cache", "redis://:pw@cache:6380/3", "redis://[::1]:6379",
+        "http://cache:8080/gpuguard", "https://user:pw@cache.example.com"})
+    EXPECT_TRUE(bool(createRemoteStore(Good))) << Good.str();
+  for (auto [Bad, Why] :
+       std::initializer_list<std::pair<llvm::StringRef, llvm::StringRef>>{
+           {"cache:6379", "it has no scheme"},
+           {"ftp://cache", "its scheme 'ftp' is neither redis nor http(s)"},
+           {"redis://:pw@cache:0", "its port '0' is not a number"},
+           {"redis://cache/db", "its path '/db' is not a database number"},
+           {"http://", "it names no host"}}) {
+    llvm::Expected<std::unique_ptr<CacheStore>> Store = createRemoteStore(Bad);
+    ASSERT_FALSE(bool(Store)) << Bad.str();
+    std::string Message = llvm::toString(Store.takeError());
+    EXPECT_NE(Message.find(Why), std::string::npos) << Message;
+    EXPECT_EQ(Message.find("pw"), std::string::npos) << Message;
+  }
+}
+
 } // namespace
