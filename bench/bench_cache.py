@@ -64,7 +64,8 @@ def fleet(gpuguard, work, root, shards, kind):
     server; then fresh machines run again. Prints a table and returns
     whether every run printed what one machine without a cache prints."""
     directory = os.path.join(root, "server")
-    server("start", directory, f"--kind={kind}")
+    # Alive for the whole measurement, however long the shards take.
+    server("start", directory, f"--kind={kind}", "--lifetime=86400")
     try:
         url = open(os.path.join(directory, "url")).read().strip()
         whole, reference = check(gpuguard, work, None, 1)
@@ -126,6 +127,8 @@ def main():
     parser.add_argument("--shards", type=int, default=0,
                         help="also measure a fleet of this many machines "
                         "sharing a server (test/scripts/cache_server.py)")
+    parser.add_argument("--fleet-only", action="store_true",
+                        help="with --shards, measure the fleet alone")
     parser.add_argument("--server", choices=["redis", "http"],
                         default="redis", help="the fleet's shared cache")
     args = parser.parse_args()
@@ -147,6 +150,11 @@ def main():
                          for name in os.listdir(kernels)
                          if name.endswith((".cuh", ".h")))
 
+        if args.fleet_only and args.shards:
+            if not fleet(gpuguard, work, root, args.shards, args.server):
+                sys.exit("bench_cache.py: the fleet printed other findings "
+                         "than a run without the cache")
+            return
         rows = []
         base, reference = check(gpuguard, work, None, args.jobs)
         rows.append(("no cache", base, reference))

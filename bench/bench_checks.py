@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Times gpuguard against a plain Clang parse of the same files.
+"""Times gpuguard against a plain Clang parse and clang-tidy on the same files.
 
-    bench_checks.py --gpuguard BIN [--clang CLANG] [--repeat N]
-                    [--instructions] [--corpus DIR] [--large]
+    bench_checks.py --gpuguard BIN [--clang CLANG] [--clang-tidy TIDY]
+                    [--repeat N] [--instructions] [--corpus DIR] [--large]
                     [--extra-flags FLAGS] [FILE_OR_DIR ...]
 
-For every file, `gpuguard --quiet FILE --` and `clang++ -fsyntax-only` with
-the flags gpuguard itself uses for the file run alternately, N times each
-(gpuguard, clang, gpuguard, clang, ...), so that both see the same caches.
-A CUDA file is parsed twice by both, once for the device and once for the
-host. The table gives each file's median wall time for both and their ratio,
-and the geometric mean of the ratios follows. With --corpus, the clean/ and
+For every file, four commands run alternately, N times each, so that all
+see the same caches: `clang++ -fsyntax-only` with the flags gpuguard itself
+uses for the file, `clang-tidy --checks=-*,bugprone-*` with the same flags
+(clang-tidy's own cost with a common check set), `gpuguard --quiet
+--no-cache FILE --` (cold: every run parses), and gpuguard with a result
+cache that a first run filled (warm: the file is unchanged, so its findings
+are replayed). A CUDA file is parsed twice by the three parsers, once for
+the device and once for the host. The table gives each file's median wall
+time for each and gpuguard's ratios to Clang's parse; the geometric means
+of the ratios follow. With --corpus, the clean/ and
 buggy/ files of the kernel corpus are timed, and gpuguard's findings on them
 are counted per check. --large adds a generated file of a few thousand lines
 (bench/generate_large_kernels.py), written to a temporary directory.
@@ -147,16 +151,27 @@ def describe_failure(ran):
     return f"exit code {ran.returncode}"
 
 
+TIDY_CHECKS = "-*,bugprone-*"
+
+
+def geometric_mean(ratios):
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+
+
 def bench(args, files, groups, scratch):
     toolkit = find_toolkit(args.cuda_path)
-    # Every run parses: replayed results would measure the cache.
-    gpuguard_options = ["--quiet", "--no-cache"]
+    # Cold runs parse every time; warm ones replay from a cache of their own.
+    gpuguard_options = ["--quiet"]
     if args.cuda_path:
         gpuguard_options.append("--cuda-path=" + args.cuda_path)
-    print(f"gpuguard: {args.gpuguard}")
+    warm_cache = "--cache-dir=" + os.path.join(scratch, "results")
+    tidy = args.clang_tidy if os.access(args.clang_tidy, os.X_OK) else None
+    print(f"gpuguard: {args.gpuguard} (cold: --no-cache; warm: {warm_cache})")
     extra = shlex.split(args.extra_flags)
     print(f"clang:    {args.clang} -fsyntax-only "
           f"{' '.join(clang_flags('x.cu', toolkit, args.gpuguard))}")
+    print(f"tidy:     {tidy or '(not found: ' + args.clang_tidy + ')'} "
+          f"--quiet --checks='{TIDY_CHECKS}' FILE -- <clang's flags>")
     if extra:
         print(f"both:     {' '.join(extra)}")
     if args.instructions:
@@ -170,46 +185,62 @@ def bench(args, files, groups, scratch):
               f"times\n")
 
     width = max([len("file")] + [len(shown(f)) for f in files])
-    print(f"{'file':<{width}}  {'lines':>6}  {'clang ' + unit:>12}  "
-          f"{'gpuguard ' + unit:>15}  {'ratio':>6}")
-    ratios, notes = [], []
+    print(f"{'file':<{width}}  {'lines':>6}  {'clang ' + unit:>9}  "
+          f"{'tidy ' + unit:>9}  {'cold ' + unit:>9}  {'warm ' + unit:>9}  "
+          f"{'cold/clang':>10}  {'warm/clang':>10}")
+    ratios, warm_ratios, notes = [], [], []
     findings = {}  # check -> group -> count
-    totals = [0.0, 0.0]
+    totals = [0.0, 0.0, 0.0, 0.0]
+    measure = ((lambda c: counted(c, scratch)) if args.instructions
+               else timed)
     for path in files:
-        clang_command = ([args.clang, "-fsyntax-only"] +
-                         clang_flags(path, toolkit, args.gpuguard) + extra +
-                         [path])
-        gpuguard_command = ([args.gpuguard] + gpuguard_options +
-                            [path, "--"] + extra)
-        clang_times, gpuguard_times = [], []
-        gpuguard_output, problem = None, None
-        measure = ((lambda c: counted(c, scratch)) if args.instructions
-                   else timed)
+        flags = clang_flags(path, toolkit, args.gpuguard) + extra
+        commands = {
+            "clang": [args.clang, "-fsyntax-only"] + flags + [path],
+            "tidy": ([tidy, "--quiet", f"--checks={TIDY_CHECKS}", path,
+                      "--"] + flags) if tidy else None,
+            "cold": ([args.gpuguard] + gpuguard_options + ["--no-cache"] +
+                     [path, "--"] + extra),
+            "warm": ([args.gpuguard] + gpuguard_options + [warm_cache] +
+                     [path, "--"] + extra),
+        }
+        # The first warm run fills the cache; it is not timed.
+        timed(commands["warm"])
+        times = {name: [] for name in commands}
+        outputs, problem = {}, None
         for _ in range(repeat):
-            seconds, ran = measure(gpuguard_command)
-            gpuguard_times.append(seconds)
-            if gpuguard_output is None:
-                gpuguard_output = ran.stdout
-            if ran.returncode not in (0, 1) and problem is None:
-                problem = "gpuguard " + describe_failure(ran)
-            seconds, ran = measure(clang_command)
-            clang_times.append(seconds)
-            if ran.returncode != 0 and problem is None:
-                problem = "clang " + describe_failure(ran)
-        clang_s = statistics.median(clang_times)
-        gpuguard_s = statistics.median(gpuguard_times)
-        totals[0] += clang_s
-        totals[1] += gpuguard_s
-        ratio = gpuguard_s / clang_s if clang_s > 0 else float("nan")
+            for name, command in commands.items():
+                if command is None:
+                    continue
+                seconds, ran = measure(command)
+                times[name].append(seconds)
+                outputs.setdefault(name, ran.stdout)
+                ok = (ran.returncode in (0, 1) if name in ("cold", "warm")
+                      else name == "tidy" or ran.returncode == 0)
+                if not ok and problem is None:
+                    problem = f"{name} " + describe_failure(ran)
+        if outputs["warm"] != outputs["cold"] and problem is None:
+            problem = "the warm run printed other findings than the cold one"
+        medians = [statistics.median(times[name]) if times[name]
+                   else float("nan")
+                   for name in ("clang", "tidy", "cold", "warm")]
+        clang_s, tidy_s, cold_s, warm_s = medians
+        for i, value in enumerate(medians):
+            totals[i] += value if value == value else 0.0
+        ratio = cold_s / clang_s if clang_s > 0 else float("nan")
+        warm_ratio = warm_s / clang_s if clang_s > 0 else float("nan")
         mark = ""
         if problem:
             notes.append(f"{shown(path)}: {problem}")
             mark = " *"
         elif ratio == ratio:
             ratios.append(ratio)
+            warm_ratios.append(warm_ratio)
         print(f"{shown(path):<{width}}  {count_lines(path):>6}  "
-              f"{clang_s:>12.2f}  {gpuguard_s:>15.2f}  {ratio:>6.2f}{mark}",
+              f"{clang_s:>9.2f}  {tidy_s:>9.2f}  {cold_s:>9.2f}  "
+              f"{warm_s:>9.2f}  {ratio:>10.2f}  {warm_ratio:>10.3f}{mark}",
               flush=True)
+        gpuguard_output = outputs["cold"]
         group = groups.get(path, "other")
         for line in gpuguard_output.splitlines():
             match = FINDING.match(line)
@@ -217,12 +248,12 @@ def bench(args, files, groups, scratch):
                 per_group = findings.setdefault(match.group("check"), {})
                 per_group[group] = per_group.get(group, 0) + 1
 
-    print(f"{'total':<{width}}  {'':>6}  {totals[0]:>12.2f}  "
-          f"{totals[1]:>15.2f}")
+    print(f"{'total':<{width}}  {'':>6}  " +
+          "  ".join(f"{t:>9.2f}" for t in totals))
     if ratios:
-        mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\ngeometric mean of gpuguard / clang over {len(ratios)} "
-              f"files: {mean:.2f}")
+        print(f"\ngeometric mean over {len(ratios)} files: gpuguard cold / "
+              f"clang {geometric_mean(ratios):.2f}, gpuguard warm / clang "
+              f"{geometric_mean(warm_ratios):.3f}")
     if notes:
         print("\n* left out of the mean:")
         for note in notes:
@@ -247,6 +278,10 @@ def main():
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--gpuguard", required=True)
     parser.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
+    parser.add_argument("--clang-tidy",
+                        default="/usr/lib/llvm-22/bin/clang-tidy",
+                        help="the clang-tidy to compare with (its column is "
+                        "left empty when it is not there)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each tool per file (default 3)")
     parser.add_argument("--instructions", action="store_true",

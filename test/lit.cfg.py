@@ -225,6 +225,9 @@ if cpack and shutil.which("dpkg-deb"):
     config.substitutions.append(("%cpack", cpack))
 if shutil.which("git"):
     config.available_features.add("git")
+# jq merges shards' SARIF logs in docs/ci.md's CI jobs.
+if shutil.which("jq"):
+    config.available_features.add("jq")
 if subprocess.run([python, "-c", "import yaml"], capture_output=True).returncode == 0:
     config.available_features.add("python-yaml")
 
@@ -273,6 +276,7 @@ feature_providers = {
     "cmake": "cmake and ninja-build",
     "dpkg-deb": "cpack (cmake) and dpkg-deb (dpkg)",
     "git": "git",
+    "jq": "jq",
     "python-yaml": "python3-yaml",
     "pre-commit": "pre-commit",
     "redis-server": "redis-server",

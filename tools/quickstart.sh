@@ -17,18 +17,19 @@ jobs=${JOBS:-$(nproc)}
 # (CPU only) for the LibTorch integration tests and corpus, and g++ (12) that
 # instrumented copies must also compile with, and pre-commit for the test
 # of the hook it runs; libcurl and hiredis for the shared result cache, and
-# the Redis and nginx servers its tests start on loopback.
+# the Redis and nginx servers its tests start on loopback; jq, which
+# merges shards' SARIF logs in docs/ci.md.
 packages=(cmake ninja-build git python3 python3-yaml python3-jsonschema
   clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
   libfmt-dev libgtest-dev libtorch-dev g++ pre-commit
-  pkg-config libcurl4-openssl-dev libhiredis-dev redis-server nginx-core)
+  pkg-config libcurl4-openssl-dev libhiredis-dev redis-server nginx-core jq)
 
 # The lit features (test/lit.cfg.py) the packages above guarantee, plus the
 # CUDA ones when a toolkit with nvcc is installed. A test needing one of them
 # is then a failure of the run, not a silent UNSUPPORTED.
 export_required_features() {
   [ -n "${GPUGUARD_REQUIRE_FEATURES:-}" ] && return 0
-  local features=libtorch,runtime-torch,cmake,gxx,git,python-yaml,dpkg-deb,clang-tidy,pre-commit,redis-server,nginx
+  local features=libtorch,runtime-torch,cmake,gxx,git,python-yaml,dpkg-deb,clang-tidy,pre-commit,redis-server,nginx,jq
   local toolkit
   for toolkit in "${CUDA_PATH:-}" /usr/local/cuda; do
     if [ -n "$toolkit" ] && [ -x "$toolkit/bin/nvcc" ]; then
