@@ -58,8 +58,20 @@ install_missing_packages() {
   fi
   echo "quickstart: installing ${missing[*]}"
   "${sudo[@]}" apt-get update -qq
+  # redis-server and nginx are for the tests, which start their own on
+  # loopback: keep the packages from starting system services (and from
+  # failing where there is no init to start them with).
+  local policy=/usr/sbin/policy-rc.d added_policy=
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+    "${sudo[@]}" chmod 755 "$policy"
+    added_policy=1
+  fi
+  local status=0
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
-    --no-install-recommends "${missing[@]}" >/dev/null
+    --no-install-recommends "${missing[@]}" >/dev/null || status=$?
+  [ -n "$added_policy" ] && "${sudo[@]}" rm -f "$policy"
+  return "$status"
 }
 
 build() {
