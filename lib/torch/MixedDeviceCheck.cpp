@@ -20,17 +20,6 @@ void MixedDeviceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(writtenFunctionDefinition().bind("function"), this);
 }
 
-/// Ops that take tensors of several devices on purpose: copies between
-/// devices, and ops that read only their other operand's shape or type.
-static bool acceptsOtherDevices(StringRef Name) {
-  return Name.ends_with("_like") || Name.starts_with("new_") ||
-         llvm::is_contained({"to", "copy_", "type_as", "expand_as", "view_as",
-                             "reshape_as", "index_put_", "index", "set_",
-                             "set_data", "backward", "is_same_size",
-                             "is_set_to"},
-                            Name);
-}
-
 namespace {
 struct Operand {
   const Expr *E;
@@ -97,6 +86,11 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
           << quoteSource(O.E, Context) << O.Info.Dev->str();
     };
 
+    // A function of this file that puts an argument beside a tensor on a
+    // device of its own, called with that argument on another device.
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      reportMeetings(*Call, Inference, Facts, Context);
+
     // A module called with an input on another device than its parameters.
     const Expr *Module = nullptr;
     llvm::ArrayRef<const Expr *> Inputs;
@@ -150,20 +144,8 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
       if (!Call || Call->Call != E || acceptsOtherDevices(Call->Name))
         return;
       OpName = Call->Name;
-      if (Call->Self)
-        Operands.push_back({Call->Self, Inference.deviceOf(Call->Self, Facts)});
-      for (const Expr *Arg : Call->Args) {
-        if (isTensorType(Arg->getType())) {
-          Operands.push_back({Arg, Inference.deviceOf(Arg, Facts)});
-          continue;
-        }
-        llvm::SmallVector<const Expr *, 4> Elements = listElements(Arg);
-        if (Elements.size() == 1 && Elements[0] == Arg)
-          continue;
-        for (const Expr *Element : Elements)
-          if (isTensorType(Element->getType()))
-            Operands.push_back({Element, Inference.deviceOf(Element, Facts)});
-      }
+      for (const Expr *Operand : sameDeviceOperands(*Call))
+        Operands.push_back({Operand, Inference.deviceOf(Operand, Facts)});
     }
 
     // The first pair of operands on provably different devices; 0-dim CPU
@@ -191,6 +173,54 @@ void MixedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
     }
     Instrument(SourceLocation());
   });
+}
+
+void MixedDeviceCheck::reportMeetings(const CallExpr &Call,
+                                      const DeviceInference &Inference,
+                                      const DeviceFacts &Facts,
+                                      ASTContext &Context) {
+  for (const ParameterMeeting &Meeting : Inference.meetingsOf(Call)) {
+    if (Meeting.Parameter >= Call.getNumArgs())
+      continue;
+    const Expr *Argument = Call.getArg(Meeting.Parameter);
+    DeviceInfo Passed = Inference.deviceOf(Argument, Facts);
+    if (!Passed.Dev || Passed.isCpuScalar() ||
+        !provablyDifferent(*Passed.Dev, *Meeting.Fixed.Dev))
+      continue;
+    // Reported at the op, where PyTorch throws and the runtime check sits,
+    // once per call that passes another device.
+    std::string Helper = Meeting.Function->getNameAsString();
+    std::string Parameter = quoteSource(Meeting.ParameterOperand, Context);
+    std::string Fixed = quoteSource(Meeting.FixedOperand, Context);
+    std::string PassedDevice = Passed.Dev->str();
+    std::string FixedDevice = Meeting.Fixed.Dev->str();
+    diag(Meeting.Op->getExprLoc(),
+         "'%0' is on %1 and '%2' is on %3 in one '%4' when '%5' is called "
+         "with '%6' on %7")
+        << (Meeting.ParameterFirst ? Parameter : Fixed)
+        << (Meeting.ParameterFirst ? PassedDevice : FixedDevice)
+        << (Meeting.ParameterFirst ? Fixed : Parameter)
+        << (Meeting.ParameterFirst ? FixedDevice : PassedDevice)
+        << Meeting.OpName << Helper << quoteSource(Argument, Context)
+        << PassedDevice << Meeting.Op->getSourceRange();
+    diag(Call.getBeginLoc(), "'%0' is called here", DiagnosticIDs::Note)
+        << Helper << Call.getSourceRange();
+    if (Passed.Origin.isValid())
+      diag(Passed.Origin, "'%0' is placed on %1 here", DiagnosticIDs::Note)
+          << quoteSource(Argument, Context) << PassedDevice;
+    if (Meeting.Fixed.Origin.isValid())
+      diag(Meeting.Fixed.Origin, "'%0' is placed on %1 here",
+           DiagnosticIDs::Note)
+          << Fixed << FixedDevice;
+    if (std::optional<TensorCall> Op = getTensorCall(Meeting.Op)) {
+      llvm::SmallVector<Operand, 4> Operands;
+      for (const Expr *E : sameDeviceOperands(*Op))
+        Operands.push_back({E, DeviceInfo()});
+      instrumentOperands(Operands, /*Module=*/nullptr, Meeting.Op->getExprLoc(),
+                         Meeting.Op->getExprLoc(), Meeting.OpName, getID(),
+                         Meeting.Function, Context);
+    }
+  }
 }
 
 } // namespace gpuguard::torch

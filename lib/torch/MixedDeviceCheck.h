@@ -16,6 +16,7 @@
 #ifndef GPUGUARD_TORCH_MIXEDDEVICECHECK_H
 #define GPUGUARD_TORCH_MIXEDDEVICECHECK_H
 
+#include "Analysis/Torch/DeviceInference.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace gpuguard::torch {
@@ -30,6 +31,13 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// Reports the ops of the function \p Call calls that put an argument
+  /// beside a tensor on another device than the one \p Call passes.
+  void reportMeetings(const clang::CallExpr &Call,
+                      const DeviceInference &Inference,
+                      const DeviceFacts &Facts, clang::ASTContext &Context);
 };
 
 } // namespace gpuguard::torch

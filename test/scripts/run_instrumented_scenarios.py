@@ -42,6 +42,12 @@ the line's first non-blank column, naming the saving op, as above; in the
 flagged build, which has no site for it, it must print what the plain build
 prints, with no runtime line.
 
+A finding in a helper that a scenario's call causes (an op of the helper
+that meets the argument the scenario passes) is named for that scenario on
+the line after its CHECK-MESSAGES line:
+
+    // FINDING-FOR: scenario_name ...
+
 For each negative, in both instrumented builds, the output and exit code must
 equal the plain build's, with no runtime line.
 
@@ -69,6 +75,7 @@ FINDING = re.compile(
     r" \[([\w-]+)\]")
 SAVED_MARKER = re.compile(r"// SAVED-FOR-BACKWARD: (\w+)\s*$")
 ALL_ONLY_MARKER = re.compile(r"// ALL-ONLY-FINDING: (\w+(?: \w+)*)\s*$")
+FINDING_FOR_MARKER = re.compile(r"// FINDING-FOR: (\w+(?: \w+)*)\s*$")
 # An entry of the site table the instrumented copy starts with.
 SITE_ENTRY = re.compile(r'^\s*\{"[^"]*", (\d+), (\d+), "')
 RUNTIME_LINE = re.compile(r"^.*: runtime error: .*$", re.M)
@@ -104,8 +111,20 @@ def parse(source):
     expected, scenarios, current = {}, {}, None
     # Markers of the helpers before the first scenario, by scenario name.
     all_only, helper_saved = {}, set()
+    # Findings in helpers that belong to the scenarios calling them.
+    found_for, last_finding = {}, None
     with open(source) as text:
         for number, line in enumerate(text, start=1):
+            finding = FINDING.search(line)
+            if finding:
+                last_finding = (number - int(finding.group(1) or 0),
+                                int(finding.group(2)))
+            found = FINDING_FOR_MARKER.search(line)
+            if found and last_finding:
+                for name in found.group(1).split():
+                    found_for.setdefault(name, set()).add(last_finding)
+                if current:
+                    current.findings.discard(last_finding)
             run = RUN_LINE.search(line)
             if run:
                 expected[run.group(1)] = (run.group(2), run.group(3))
@@ -139,6 +158,11 @@ def parse(source):
             marker = SAVED_MARKER.search(line)
             if marker:
                 current.saved.add((number, marker.group(1)))
+    for name, found in found_for.items():
+        if name not in scenarios:
+            sys.exit(f"run_instrumented_scenarios.py: FINDING-FOR names no "
+                     f"scenario '{name}'")
+        scenarios[name].findings |= found
     for name, (found, saved) in all_only.items():
         if name not in scenarios:
             sys.exit(f"run_instrumented_scenarios.py: ALL-ONLY-FINDING names "

@@ -6,8 +6,10 @@
 #include "Analysis/Torch/TorchOps.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -252,6 +254,8 @@ struct HelperSummary {
   /// have no dimensions.
   std::optional<unsigned> SameAsParameter;
   bool MaybeZeroDim = true;
+  /// Ops that put a parameter beside a tensor on a fixed device.
+  std::vector<ParameterMeeting> Meetings;
 };
 
 class DeviceInference::Impl {
@@ -661,6 +665,108 @@ static std::optional<unsigned> parameterOf(const Device &D) {
   return static_cast<unsigned>(-100 - D.Index);
 }
 
+bool acceptsOtherDevices(StringRef Name) {
+  return Name.ends_with("_like") || Name.starts_with("new_") ||
+         llvm::is_contained({"to", "copy_", "type_as", "expand_as", "view_as",
+                             "reshape_as", "index_put_", "index", "set_",
+                             "set_data", "backward", "is_same_size",
+                             "is_set_to"},
+                            Name);
+}
+
+llvm::SmallVector<const Expr *, 4> sameDeviceOperands(const TensorCall &Call) {
+  llvm::SmallVector<const Expr *, 4> Operands;
+  if (Call.Self)
+    Operands.push_back(Call.Self);
+  for (const Expr *Arg : Call.Args) {
+    if (isTensorType(Arg->getType())) {
+      Operands.push_back(Arg);
+      continue;
+    }
+    llvm::SmallVector<const Expr *, 4> Elements = listElements(Arg);
+    if (Elements.size() == 1 && Elements[0] == Arg)
+      continue;
+    for (const Expr *Element : Elements)
+      if (isTensorType(Element->getType()))
+        Operands.push_back(Element);
+  }
+  return Operands;
+}
+
+/// Whether \p E runs on every path through \p Function that returns: it is
+/// under no branch, loop, short circuit or handler, and nothing before it
+/// can leave the function. Written order stands for execution order, which
+/// holds for the straight-line code this allows.
+static bool runsOnEveryPath(const Expr &E, const FunctionDecl &Function,
+                            ParentMap &Parents, ASTContext &Context) {
+  const Stmt *Body = Function.getBody();
+  const Stmt *Child = &E;
+  for (const Stmt *Parent = Parents.getParent(Child); Parent && Child != Body;
+       Child = Parent, Parent = Parents.getParent(Parent)) {
+    if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+            SwitchCase, AbstractConditionalOperator, LambdaExpr, CXXTryStmt,
+            CXXCatchStmt, StmtExpr>(Parent))
+      return false;
+    if (const auto *Logical = dyn_cast<BinaryOperator>(Parent);
+        Logical && Logical->isLogicalOp() && Logical->getRHS() == Child)
+      return false;
+  }
+  // A return, throw or jump written before it (not the return holding it)
+  // may skip it.
+  const SourceManager &SM = Context.getSourceManager();
+  llvm::SmallVector<const Stmt *, 32> Work = {Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (isa<ReturnStmt, CXXThrowExpr, GotoStmt, BreakStmt, ContinueStmt>(S) &&
+        SM.isBeforeInTranslationUnit(S->getEndLoc(), E.getBeginLoc()))
+      return false;
+    llvm::append_range(Work, S->children());
+  }
+  return true;
+}
+
+/// The meeting \p E makes, when it is an op that puts a tensor following a
+/// parameter beside one on a device \p Function fixes, on every path.
+static std::optional<ParameterMeeting>
+parameterMeeting(const Expr &E, const DeviceInference &Inference,
+                 const DeviceFacts &Facts, const FunctionDecl &Function,
+                 ParentMap &Parents, ASTContext &Context) {
+  std::optional<TensorCall> Call = getTensorCall(&E);
+  if (!Call || Call->Call != &E || acceptsOtherDevices(Call->Name))
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> Operands = sameDeviceOperands(*Call);
+  llvm::SmallVector<DeviceInfo, 4> Infos;
+  for (const Expr *Operand : Operands)
+    Infos.push_back(Inference.deviceOf(Operand, Facts));
+  for (size_t I = 0; I < Operands.size(); ++I) {
+    std::optional<unsigned> Parameter =
+        Infos[I].Dev ? parameterOf(*Infos[I].Dev) : std::nullopt;
+    if (!Parameter)
+      continue;
+    for (size_t J = 0; J < Operands.size(); ++J) {
+      const DeviceInfo &Fixed = Infos[J];
+      if (J == I || !Fixed.Dev || Fixed.Dev->Kind == DeviceKind::Other ||
+          Fixed.isCpuScalar())
+        continue;
+      if (!runsOnEveryPath(E, Function, Parents, Context))
+        return std::nullopt;
+      ParameterMeeting Meeting;
+      Meeting.Function = &Function;
+      Meeting.Parameter = *Parameter;
+      Meeting.Op = &E;
+      Meeting.OpName = Call->Name;
+      Meeting.ParameterOperand = Operands[I];
+      Meeting.FixedOperand = Operands[J];
+      Meeting.ParameterFirst = I < J;
+      Meeting.Fixed = Fixed;
+      return Meeting;
+    }
+  }
+  return std::nullopt;
+}
+
 /// What a function of the translation unit returns, the same on every path
 /// that returns: a device its own code fixes (a factory, `.to(kCPU)`:
 /// `torch::arange(n)` in a helper is a CPU tensor at every call), or the
@@ -690,9 +796,16 @@ static HelperSummary summariseHelper(const FunctionDecl &Callee,
   ++Nesting;
   std::optional<DeviceInfo> Returned;
   bool Unknown = false;
+  HelperSummary Summary;
   {
     DeviceInference Inference(*Definition, Context, std::move(Entry));
+    ParentMap Parents(Definition->getBody());
+    llvm::SmallPtrSet<const Stmt *, 16> Seen;
     Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
+      if (const auto *E = dyn_cast<Expr>(S); E && Seen.insert(E).second)
+        if (std::optional<ParameterMeeting> Meeting = parameterMeeting(
+                *E, Inference, Facts, *Definition, Parents, Context))
+          Summary.Meetings.push_back(std::move(*Meeting));
       const auto *Return = dyn_cast<ReturnStmt>(S);
       if (!Return || Unknown)
         return;
@@ -709,7 +822,6 @@ static HelperSummary summariseHelper(const FunctionDecl &Callee,
     });
   }
   --Nesting;
-  HelperSummary Summary;
   if (Unknown || !Returned)
     return Summary;
   if (std::optional<unsigned> K = parameterOf(*Returned->Dev)) {
@@ -745,6 +857,18 @@ DeviceInfo DeviceInference::Impl::helperCall(const CallExpr &Call,
   }
   // A fixed device's origin stays in the helper: where it was decided.
   return Summary.Fixed;
+}
+
+std::vector<ParameterMeeting>
+DeviceInference::meetingsOf(const CallExpr &Call) const {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || isLibTorchDecl(Callee))
+    return {};
+  auto [It, Inserted] = State->HelperSummaries.try_emplace(
+      Callee->getCanonicalDecl(), HelperSummary());
+  if (Inserted)
+    It->second = summariseHelper(*Callee, State->Context);
+  return It->second.Meetings;
 }
 
 DeviceInfo DeviceInference::Impl::moduleCall(const Expr *Module,

@@ -26,8 +26,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpuguard::torch {
+
+struct TensorCall;
 
 enum class DeviceKind { CPU, CUDA, Meta, Other };
 
@@ -79,6 +82,23 @@ struct DeviceInfo {
 /// missing from the map is unknown.
 using DeviceFacts = llvm::DenseMap<const clang::ValueDecl *, DeviceInfo>;
 
+/// An op that a function of the translation unit runs on every path, with
+/// one of its tensor parameters beside a tensor whose device the function
+/// itself fixes (`x + torch::arange(x.size(1))`): each call must pass that
+/// parameter on the same device, or the op throws.
+struct ParameterMeeting {
+  const clang::FunctionDecl *Function = nullptr;
+  unsigned Parameter = 0;
+  const clang::Expr *Op = nullptr;
+  std::string OpName;
+  /// The op's operand that follows the parameter's device, and the one on
+  /// the fixed device (a tensor with dimensions, or not on the CPU).
+  const clang::Expr *ParameterOperand = nullptr;
+  const clang::Expr *FixedOperand = nullptr;
+  bool ParameterFirst = true;
+  DeviceInfo Fixed;
+};
+
 class DeviceInference {
 public:
   /// Builds the CFG of \p Function and runs the analysis to its fixpoint,
@@ -104,6 +124,10 @@ public:
   /// The facts at the function's exit; empty when no path reaches it.
   std::optional<DeviceFacts> exitFacts() const;
 
+  /// What the function \p Call calls, when it is one of the translation
+  /// unit's own, does on every path with its tensor parameters.
+  std::vector<ParameterMeeting> meetingsOf(const clang::CallExpr &Call) const;
+
 private:
   class Impl;
   std::unique_ptr<Impl> State;
@@ -116,6 +140,15 @@ private:
 /// for modules that hold none (ReLU, losses).
 DeviceInfo constructedModuleDevice(const clang::CXXRecordDecl *Module,
                                    clang::ASTContext &Context);
+
+/// Ops that take tensors of several devices on purpose: copies between
+/// devices, and ops that read only their other operand's shape or type.
+bool acceptsOtherDevices(llvm::StringRef OpName);
+
+/// The operands of a tensor op that must share one device: its object, its
+/// tensor arguments and the tensors of its list arguments, in order.
+llvm::SmallVector<const clang::Expr *, 4>
+sameDeviceOperands(const TensorCall &Call);
 
 /// The module behind a call's object: `net` in `net->forward(x)`,
 /// `net(x)`, `(*net)(x)`, `net.forward(x)`; null when it is no module.

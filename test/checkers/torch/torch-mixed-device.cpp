@@ -360,3 +360,43 @@ void helpers() {
   // Paths that disagree: unknown.
   auto D = X + onCudaOrCpu(true);
 }
+
+// What a function of this file does with its argument on every path: it
+// adds it to a CPU tensor of its own, so each call must pass a CPU tensor.
+static torch::Tensor addPositions(const torch::Tensor &X) {
+  auto Pos = torch::arange(X.size(1));
+  return X + Pos;
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: 'X' is on cuda and 'Pos' is on cpu in one 'add' when 'addPositions' is called with 'Batch' on cuda [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE+24]]:3: note: 'addPositions' is called here
+  // CHECK-NOTES: :[[@LINE+22]]:16: note: 'Batch' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-5]]:14: note: 'Pos' is placed on cpu here
+}
+struct Embedder {
+  torch::Tensor forward(torch::Tensor X) { return torch::ones({3}) * X; }
+  // CHECK-NOTES: :[[@LINE-1]]:68: warning: 'torch::ones({3})' is on cpu and 'X' is on cuda in one 'mul' when 'forward' is called with 'Batch' on cuda [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE+19]]:3: note: 'forward' is called here
+  // CHECK-NOTES: :[[@LINE+15]]:16: note: 'Batch' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-4]]:51: note: 'torch::ones({3})' is placed on cpu here
+};
+// Not on every path, or on the argument's device, or a 0-dim CPU tensor:
+// nothing to require of the callers.
+static torch::Tensor maybeAddPositions(const torch::Tensor &X, bool Add) {
+  if (Add)
+    return X + torch::arange(X.size(1));
+  return X;
+}
+static torch::Tensor addPositionsLike(const torch::Tensor &X) {
+  return X + torch::arange(X.size(1), X.options());
+}
+static torch::Tensor scaleBy(const torch::Tensor &X) { return X * torch::tensor(2.0); }
+void callsHelpers() {
+  auto Batch = torch::randn({2, 3}, torch::kCUDA);
+  addPositions(Batch);
+  Embedder E;
+  E.forward(Batch);
+  maybeAddPositions(Batch, true);
+  addPositionsLike(Batch);
+  scaleBy(Batch);
+  // A CPU argument meets the CPU tensor: fine.
+  addPositions(torch::randn({2, 3}));
+}

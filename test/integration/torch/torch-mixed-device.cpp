@@ -23,6 +23,8 @@
 // RUN: %torch_run --binary=%t.bin %s helper_returns_cpu --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s helper_follows_its_argument --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s helper_on_a_cpu_argument --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s helper_adds_cpu_to_its_argument --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s helper_adds_cpu_to_a_cpu_argument --expect=accepted
 
 #include <torch/torch.h>
 
@@ -213,4 +215,21 @@ GPUGUARD_SCENARIO(helper_on_a_cpu_argument) {
   auto cpu = torch::randn({2, 3});
   auto y = x + positionsLike(cpu);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'x' is on cuda and 'positionsLike(cpu)' is on cpu in one 'add' [torch-mixed-device]
+}
+
+// What a helper does with its argument: adds it to a CPU tensor of its own,
+// on every path, so that every call must pass a CPU tensor. The finding is
+// at the op, where PyTorch throws, and names the call.
+static torch::Tensor addPositions(const torch::Tensor &x) {
+  auto pos = torch::arange(x.size(1), torch::kFloat);
+  return x + pos;
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'x' is on cuda and 'pos' is on cpu in one 'add' when 'addPositions' is called with 'batch' on cuda [torch-mixed-device]
+  // FINDING-FOR: helper_adds_cpu_to_its_argument
+}
+GPUGUARD_SCENARIO(helper_adds_cpu_to_its_argument) {
+  auto batch = torch::randn({2, 3}, torch::kCUDA);
+  auto y = addPositions(batch);
+}
+GPUGUARD_SCENARIO(helper_adds_cpu_to_a_cpu_argument) {
+  auto y = addPositions(torch::randn({2, 3}));
 }
