@@ -63,6 +63,8 @@ import shlex
 import subprocess
 import sys
 
+from scenario_runs import ScenarioRuns
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, os.pardir, "integration", "torch", "Inputs")
 
@@ -235,17 +237,24 @@ def instrument(args, source, mode):
     return copy
 
 
+RUNS = {}
+
+
 def execute(binary, scenario, options=None):
-    """Runs one scenario with stdout unbuffered and merged into stderr, so
-    that the order of the program's lines and the runtime's is kept."""
-    env = dict(os.environ)
-    env.pop("GPUGUARD_OPTIONS", None)
-    if options:
-        env["GPUGUARD_OPTIONS"] = options
-    ran = subprocess.run(["stdbuf", "-o0", "-e0", binary, scenario],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, errors="replace", env=env, timeout=300)
-    return ran.returncode, ran.stdout
+    """One scenario's run with stdout unbuffered and merged into stderr, so
+    that the order of the program's lines and the runtime's is kept. All the
+    scenarios of a binary run at once for each GPUGUARD_OPTIONS value, after
+    one start-up of LibTorch (scenario_runs.py)."""
+    key = (binary, options)
+    if key not in RUNS:
+        suffix = re.sub(r"[^A-Za-z0-9]+", "-", options) if options else ""
+        RUNS[key] = ScenarioRuns(binary, binary + ".runs" + suffix,
+                                 options=options, merge=True)
+    ran = RUNS[key].result(scenario)
+    if ran is None:
+        sys.exit(f"run_instrumented_scenarios.py: no scenario {scenario} in "
+                 f"{binary}")
+    return ran[0], ran[1]
 
 
 def check_positive(args, source, binary, scenario, info, message, plain,

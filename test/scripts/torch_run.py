@@ -7,7 +7,9 @@ made of it.
 
 SOURCE (a program of GPUGUARD_SCENARIOs, see
 test/integration/torch/Inputs/torch_scenarios.h) is compiled against LibTorch
-into OUT unless OUT is newer than SOURCE, then run with SCENARIO. A scenario
+into OUT unless OUT is newer than SOURCE and the scenarios' header, then run with SCENARIO (the first
+call for OUT runs every scenario after one start-up and keeps the results
+beside it: scenario_runs.py). A scenario
 is rejected when it throws, when PyTorch warns ("Warning:" on stderr) or when
 it reports a non-finite result; accepted when it does none of these. With
 --message, a rejection must also print text matching REGEX.
@@ -23,13 +25,16 @@ import shlex
 import subprocess
 import sys
 
+from scenario_runs import ScenarioRuns
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, os.pardir, "integration", "torch", "Inputs")
 
 
 def build(args):
-    if (os.path.exists(args.binary) and
-            os.path.getmtime(args.binary) >= os.path.getmtime(args.source)):
+    inputs = [args.source, os.path.join(INPUTS, "torch_scenarios.h")]
+    if (os.path.exists(args.binary) and os.path.getmtime(args.binary) >=
+            max(os.path.getmtime(path) for path in inputs)):
         return
     command = ([args.cxx] + shlex.split(args.flags) +
                ["-DGPUGUARD_RUN", "-isystem", INPUTS, "-w", "-O0",
@@ -56,17 +61,19 @@ def main():
     args = parser.parse_args()
     build(args)
 
-    ran = subprocess.run([args.binary, args.scenario], capture_output=True,
-                         text=True, errors="replace", timeout=300)
-    output = ran.stdout + ran.stderr
-    if ran.returncode == 2 and "usage:" in ran.stderr:
+    # Every scenario of the program runs at its first use, and is kept.
+    runs = ScenarioRuns(args.binary, args.binary + ".runs").result(
+        args.scenario)
+    if runs is None:
         sys.exit(f"torch_run.py: no scenario {args.scenario} in {args.source}")
+    returncode, stdout, stderr = runs
+    output = stdout + stderr
     reasons = []
-    if ran.returncode != 0:
-        reasons.append(f"exit code {ran.returncode}")
-    if "Warning:" in ran.stderr:
+    if returncode != 0:
+        reasons.append(f"exit code {returncode}")
+    if "Warning:" in stderr:
         reasons.append("a PyTorch warning")
-    if "gpuguard-scenario: non-finite result" in ran.stdout:
+    if "gpuguard-scenario: non-finite result" in stdout:
         reasons.append("a non-finite result")
     outcome = "rejected" if reasons else "accepted"
     print(f"{args.scenario}: {outcome}" +
