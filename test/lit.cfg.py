@@ -65,6 +65,11 @@ if config.torch_pch and os.path.exists(config.torch_pch):
     config.substitutions.append(
         ("%torch_flags", torch_flags + " -isystem " + scenario_inputs))
     config.substitutions.append(("%torch_cxx", config.cxx_compiler))
+    # LLVM's linker, where it is installed beside the compiler, links a
+    # program against LibTorch's libraries in a tenth of GNU ld's time.
+    linker_flags = ("-fuse-ld=lld" if os.path.exists(
+        os.path.join(config.llvm_tools_dir, "ld.lld")) else "")
+    config.substitutions.append(("%torch_linker_flags", linker_flags))
     # CUDA sources of extensions parse LibTorch's headers themselves: the
     # precompiled header is C++'s.
     config.substitutions.append(
@@ -72,7 +77,8 @@ if config.torch_pch and os.path.exists(config.torch_pch):
     config.substitutions.append(
         ("%torch_run",
          f"{python} {os.path.join(scripts, 'torch_run.py')} "
-         f"--cxx={config.cxx_compiler} --flags='{torch_flags}'"))
+         f"--cxx={config.cxx_compiler} --flags='{torch_flags}' "
+         f"--linker-flags='{linker_flags}'"))
 
 # FileCheck, not and split-file come from LLVM 22, never from PATH.
 config.environment["PATH"] = os.pathsep.join(
@@ -202,7 +208,8 @@ if "libtorch" in config.available_features and os.path.exists(runtime_torch_lib)
         ("%instrumented_scenarios",
          f"{python} {os.path.join(scripts, 'run_instrumented_scenarios.py')} "
          f"--gpuguard={gpuguard} --cxx={config.cxx_compiler} "
-         f"--flags='{torch_flags}' --runtime-include={runtime_include} "
+         f"--flags='{torch_flags}' --linker-flags='{linker_flags}' "
+         f"--runtime-include={runtime_include} "
          f"--link={runtime_torch_lib} --link={runtime_reporter_lib}"))
     config.substitutions.append(("%runtime_torch_lib", runtime_torch_lib))
     config.substitutions.append(("%torch_include", config.torch_include))

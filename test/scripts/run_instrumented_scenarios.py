@@ -216,7 +216,8 @@ def build(args, source, binary, extra):
     command = ([args.cxx] + shlex.split(args.flags) + extra +
                ["-DGPUGUARD_RUN", "-isystem", INPUTS, "-w", "-O0", source,
                 "-o", binary] + args.link +
-               ["-ltorch", "-ltorch_cpu", "-lc10", "-lpthread"])
+               ["-ltorch", "-ltorch_cpu", "-lc10", "-lpthread"] +
+               shlex.split(args.linker_flags))
     built = run(command)
     if built.returncode != 0:
         sys.stderr.write(built.stderr[-4000:])
@@ -334,6 +335,8 @@ def main():
     parser.add_argument("--flags", default="")
     parser.add_argument("--runtime-include", required=True)
     parser.add_argument("--link", action="append", default=[])
+    parser.add_argument("--linker-flags", default="",
+                        help="flags for linking only (-fuse-ld=lld)")
     parser.add_argument("--workdir", required=True)
     parser.add_argument("source")
     args = parser.parse_args()

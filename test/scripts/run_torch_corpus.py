@@ -48,11 +48,12 @@ def outcome(ran):
     return None
 
 
-def check(path, kind, cxx, flags, workdir, timeout):
+def check(path, kind, cxx, flags, linker_flags, workdir, timeout):
     binary = os.path.join(workdir, kind + "-" +
                           os.path.splitext(os.path.basename(path))[0])
     command = [cxx] + flags + (["-DkCUDA=kMeta"] if kind == "buggy" else [])
     command += [path, "-o", binary, "-ltorch", "-ltorch_cpu", "-lc10"]
+    command += linker_flags
     built = subprocess.run(command, capture_output=True, text=True)
     if built.returncode != 0:
         return False, "does not compile:\n" + built.stderr
@@ -76,6 +77,8 @@ def main():
     parser.add_argument("--root", default=os.path.join(
         os.path.dirname(__file__), os.pardir, "corpus", "torch"))
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--linker-flags", default="",
+                        help="flags for linking only (-fuse-ld=lld)")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("files", nargs="*",
                         help="only these corpus files (default: all)")
@@ -96,7 +99,8 @@ def main():
     with tempfile.TemporaryDirectory() as workdir, \
             concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         results = pool.map(
-            lambda job: check(job[0], job[1], args.cxx, flags, workdir,
+            lambda job: check(job[0], job[1], args.cxx, flags,
+                              shlex.split(args.linker_flags), workdir,
                               args.timeout), jobs)
         for (path, kind), (ok, why) in zip(jobs, results):
             failures += not ok

@@ -39,7 +39,8 @@ def build(args):
     command = ([args.cxx] + shlex.split(args.flags) +
                ["-DGPUGUARD_RUN", "-isystem", INPUTS, "-w", "-O0",
                 args.source, "-o", args.binary + ".tmp",
-                "-ltorch", "-ltorch_cpu", "-lc10"])
+                "-ltorch", "-ltorch_cpu", "-lc10"] +
+               shlex.split(args.linker_flags))
     built = subprocess.run(command, capture_output=True, text=True)
     if built.returncode != 0:
         sys.stderr.write(built.stderr)
@@ -53,6 +54,8 @@ def main():
     parser.add_argument("--cxx", required=True)
     parser.add_argument("--flags", default="")
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--linker-flags", default="",
+                        help="flags for linking only (-fuse-ld=lld)")
     parser.add_argument("--expect", choices=["rejected", "accepted"],
                         required=True)
     parser.add_argument("--message", default="")
