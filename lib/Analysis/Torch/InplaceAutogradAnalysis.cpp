@@ -221,6 +221,15 @@ struct InplaceWrite {
   std::string OpName;
 };
 
+/// What a function of the translation unit returns, as far as autograd is
+/// concerned, the same on every path that returns.
+struct HelperGrad {
+  bool RequiresGrad = false;
+  bool Leaf = false;
+  /// Where the helper made it require grad.
+  SourceLocation Origin;
+};
+
 class Model {
 public:
   using Facts = AutogradFacts;
@@ -255,6 +264,10 @@ private:
   const ParameterFields &Parameters;
   const InplaceModuleFields &InplaceModules;
   mutable DenseMap<const Stmt *, bool> NoGradCache;
+  mutable DenseMap<const FunctionDecl *, HelperGrad> HelperGrads;
+
+  HelperGrad helperGrad(const FunctionDecl &Callee) const;
+  HelperGrad summariseHelper(const FunctionDecl &Callee) const;
 
   const ValueDecl *resolve(const ValueDecl *D, const Facts &State) const;
   void bind(const ValueDecl *D, const Expr *Init, Facts &State) const;
@@ -359,6 +372,22 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
     return Result;
   }
 
+  // A function of the file that returns a tensor requiring grad on every
+  // path (`auto w = make_weights(); w.add_(1)`).
+  if (const auto *Helper = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *Callee = Helper->getDirectCallee();
+        Callee && !isLibTorchDecl(Callee)) {
+      HelperGrad Summary = helperGrad(*Callee);
+      // Ops in the helper record no graph when its caller is under no-grad;
+      // a leaf made there requires grad all the same.
+      if (Summary.Leaf || (Summary.RequiresGrad && !noGrad(E))) {
+        Result.RequiresGrad = true;
+        Result.Leaf = Summary.Leaf;
+        Result.Origin = Summary.Origin;
+        return Result;
+      }
+    }
+
   std::optional<TensorCall> Call = getTensorCall(E);
   if (!Call)
     return Result;
@@ -404,6 +433,60 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
   if ((Call->Self && Input(Call->Self)) || any_of(Call->Args, Input))
     Result.RequiresGrad = true;
   return Result;
+}
+
+HelperGrad Model::helperGrad(const FunctionDecl &Callee) const {
+  auto [It, Inserted] =
+      HelperGrads.try_emplace(Callee.getCanonicalDecl(), HelperGrad());
+  if (Inserted)
+    It->second = summariseHelper(Callee);
+  return It->second;
+}
+
+/// Follows a helper's body with the caller's parameter and in-place module
+/// fields; its own parameters are unknown, so a result that requires grad
+/// only through an argument stays unknown. Helpers are followed a few calls
+/// deep.
+HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
+  static thread_local unsigned Nesting = 0;
+  constexpr unsigned MaxNesting = 3;
+  const FunctionDecl *Definition = Callee.getDefinition();
+  if (!Definition || !Definition->hasBody() || Nesting >= MaxNesting ||
+      Definition->isDependentContext() || isLibTorchDecl(Definition) ||
+      !isTensorType(Definition->getReturnType()))
+    return {};
+  std::unique_ptr<CFG> Graph = buildDataflowCFG(*Definition, Context);
+  if (!Graph)
+    return {};
+  ++Nesting;
+  Model Inner(Context, Parameters, InplaceModules);
+  ForwardDataflow<Model> Dataflow(*Graph, Inner);
+  Dataflow.run(AutogradFacts());
+  std::optional<HelperGrad> Returned;
+  for (const CFGBlock *Block : *Graph) {
+    const std::optional<AutogradFacts> &Entry = Dataflow.entryFacts(*Block);
+    if (!Entry)
+      continue;
+    AutogradFacts State = *Entry;
+    for (const CFGElement &Element : *Block) {
+      std::optional<CFGStmt> S = Element.getAs<CFGStmt>();
+      if (const auto *Return =
+              S ? dyn_cast<ReturnStmt>(S->getStmt()) : nullptr) {
+        TensorInfo Info = Return->getRetValue()
+                              ? Inner.info(Return->getRetValue(), State)
+                              : TensorInfo();
+        if (!Returned) {
+          Returned = HelperGrad{Info.RequiresGrad, Info.Leaf, Info.Origin};
+        } else {
+          Returned->RequiresGrad &= Info.RequiresGrad;
+          Returned->Leaf &= Info.Leaf;
+        }
+      }
+      Inner.transfer(Element, State);
+    }
+  }
+  --Nesting;
+  return Returned.value_or(HelperGrad());
 }
 
 std::optional<SavedOperands> Model::saves(const TensorCall &Call,

@@ -16,7 +16,9 @@
 /// tensor saved for backward when a backward() can still follow, raised by
 /// that backward(). The exit of a module's forward() counts as a backward():
 /// the caller differentiates its result. A call of a module that holds
-/// parameters returns a tensor that requires grad. Requires-grad facts must
+/// parameters returns a tensor that requires grad, and a call of a function
+/// of the file returns what its body returns on every path (a leaf that
+/// requires grad, or a tensor that requires grad). Requires-grad facts must
 /// hold on every path; saves are kept when any path made them, including
 /// earlier loop iterations.
 ///

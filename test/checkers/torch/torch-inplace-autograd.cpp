@@ -601,3 +601,67 @@ void maskedFillSoftmaxOutput() {
   auto q = torch::softmax(w, 0).masked_fill(p < 0.1, 0);
   (p + q).sum().backward();
 }
+
+// ---- What a function of the file returns ------------------------------------
+
+torch::Tensor makeWeights(int64_t n) {
+  return torch::randn({n}, torch::requires_grad());
+}
+
+torch::Tensor makeWeightsLater(int64_t n) {
+  auto w = torch::zeros({n});
+  w.requires_grad_();
+  return w;
+}
+
+torch::Tensor scaledWeights(int64_t n) { return makeWeights(n) * 2; }
+
+torch::Tensor weightsOnOnePath(int64_t n, bool train) {
+  if (train)
+    return torch::randn({n}, torch::requires_grad());
+  return torch::randn({n});
+}
+
+torch::Tensor passedThrough(torch::Tensor x) { return x; }
+
+void leafFromHelper() {
+  auto w = makeWeights(3);
+  w.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-23]]:28: note: 'w' is made to require grad here
+}
+
+void leafFromHelperThatSetsItLater() {
+  auto w = makeWeightsLater(3);
+  w.mul_(0.5);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-25]]:3: note: 'w' is made to require grad here
+}
+
+void helperResultSavedForBackward() {
+  auto y = torch::sigmoid(scaledWeights(3));
+  y.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'sigmoid' here
+  y.sum().backward();
+}
+
+void helperResultsThatMayBeWritten(torch::Tensor x) {
+  // A non-leaf that requires grad, saved by nothing.
+  auto s = scaledWeights(3);
+  s.add_(1);
+  // Requires grad on one path only.
+  auto w = weightsOnOnePath(3, true);
+  w.add_(1);
+  // Requires grad only when its argument does.
+  auto p = passedThrough(x);
+  p.add_(1);
+  // Under no-grad, the helper's leaf may be written.
+  {
+    torch::NoGradGuard Guard;
+    auto v = makeWeights(3);
+    v.add_(1);
+  }
+  // A detached copy of the helper's leaf.
+  makeWeights(3).detach().add_(1);
+}

@@ -40,6 +40,10 @@
 // RUN: %torch_run --binary=%t.bin %s training_loop --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s helper_result_not_backpropagated --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s helper_inference_without_no_grad --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s leaf_from_helper --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s helper_result_saved_by_sigmoid --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s helper_leaf_under_no_grad --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_result_saved_by_nothing --expect=accepted
 
 // Each positive is an in-place write PyTorch's autograd rejects: into a leaf
 // that requires grad (raised at the write), or into a tensor an op saved for
@@ -399,4 +403,38 @@ GPUGUARD_SCENARIO(helper_result_not_backpropagated) {
 GPUGUARD_SCENARIO(helper_inference_without_no_grad) {
   auto s = scaledSigmoidSum(false);
   std::printf("%d\n", static_cast<int>(s.requires_grad()));
+}
+
+// Across calls: what a function of the file returns.
+
+torch::Tensor makeWeights(int64_t n) {
+  return torch::randn({n}, torch::requires_grad());
+}
+
+torch::Tensor doubledWeights(int64_t n) { return makeWeights(n) * 2; }
+
+GPUGUARD_SCENARIO(leaf_from_helper) {
+  auto w = makeWeights(3);
+  w.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(helper_result_saved_by_sigmoid) {
+  auto y = torch::sigmoid(doubledWeights(3)); // SAVED-FOR-BACKWARD: sigmoid
+  y.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(helper_leaf_under_no_grad) {
+  torch::NoGradGuard noGrad;
+  auto w = makeWeights(3);
+  w.add_(1);
+}
+
+GPUGUARD_SCENARIO(helper_result_saved_by_nothing) {
+  // A scalar factor is all mul saves: the product may be written.
+  auto s = doubledWeights(3);
+  s.add_(1);
+  s.sum().backward();
 }

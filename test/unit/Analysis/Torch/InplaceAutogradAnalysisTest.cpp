@@ -279,3 +279,37 @@ TEST_F(InplaceAutogradAnalysisTest, ModuleForwardExitRunsBackward) {
 }
 
 } // namespace
+
+TEST_F(InplaceAutogradAnalysisTest, HelpersReturnWhatHoldsOnEveryPath) {
+  const char *Helpers = R"(
+  torch::Tensor leaf() { return torch::randn({3}, torch::requires_grad()); }
+  torch::Tensor leafLater() {
+    auto w = torch::zeros({3});
+    w.requires_grad_();
+    return w;
+  }
+  torch::Tensor product() { return leaf() * 2; }
+  torch::Tensor onOnePath(bool b) {
+    if (b)
+      return leaf();
+    return torch::zeros({3});
+  }
+  torch::Tensor same(torch::Tensor x) { return x; }
+  )";
+  EXPECT_EQ(findingsOf(std::string(Helpers) + R"(void f(torch::Tensor x) {
+    auto a = leaf();
+    a.add_(1);
+    auto b = leafLater();
+    b.add_(1);
+    auto c = product();
+    c.add_(1);
+    auto d = onOnePath(true);
+    d.add_(1);
+    auto e = same(x);
+    e.add_(1);
+    auto y = torch::sigmoid(product());
+    y.add_(1);
+    y.sum().backward();
+  })"),
+            (Findings{"2:leaf", "4:leaf", "12:saved"}));
+}
