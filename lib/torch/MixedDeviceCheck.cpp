@@ -180,9 +180,7 @@ void MixedDeviceCheck::reportMeetings(const CallExpr &Call,
                                       const DeviceFacts &Facts,
                                       ASTContext &Context) {
   for (const ParameterMeeting &Meeting : Inference.meetingsOf(Call)) {
-    if (Meeting.Parameter >= Call.getNumArgs())
-      continue;
-    const Expr *Argument = Call.getArg(Meeting.Parameter);
+    const Expr *Argument = Meeting.Argument;
     DeviceInfo Passed = Inference.deviceOf(Argument, Facts);
     if (!Passed.Dev || Passed.isCpuScalar() ||
         !provablyDifferent(*Passed.Dev, *Meeting.Fixed.Dev))
@@ -203,7 +201,12 @@ void MixedDeviceCheck::reportMeetings(const CallExpr &Call,
         << (Meeting.ParameterFirst ? FixedDevice : PassedDevice)
         << Meeting.OpName << Helper << quoteSource(Argument, Context)
         << PassedDevice << Meeting.Op->getSourceRange();
-    diag(Call.getBeginLoc(), "'%0' is called here", DiagnosticIDs::Note)
+    // `model(x)` begins at the module, not at its parenthesis.
+    SourceLocation CallAt = Call.getBeginLoc();
+    if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(&Call);
+        Operator && Operator->getOperator() == OO_Call)
+      CallAt = Operator->getArg(0)->getBeginLoc();
+    diag(CallAt, "'%0' is called here", DiagnosticIDs::Note)
         << Helper << Call.getSourceRange();
     if (Passed.Origin.isValid())
       diag(Passed.Origin, "'%0' is placed on %1 here", DiagnosticIDs::Note)

@@ -859,16 +859,49 @@ DeviceInfo DeviceInference::Impl::helperCall(const CallExpr &Call,
   return Summary.Fixed;
 }
 
+/// The one forward() a user's module class defines; null when it has none,
+/// several, or a template.
+static const FunctionDecl *soleForward(const CXXRecordDecl *Module) {
+  if (!Module || isLibTorchDecl(Module) || !Module->hasDefinition())
+    return nullptr;
+  const CXXMethodDecl *Found = nullptr;
+  for (const CXXMethodDecl *Method : Module->getDefinition()->methods())
+    if (Method->getIdentifier() && Method->getName() == "forward") {
+      if (Found)
+        return nullptr;
+      Found = Method;
+    }
+  return Found;
+}
+
 std::vector<ParameterMeeting>
 DeviceInference::meetingsOf(const CallExpr &Call) const {
   const FunctionDecl *Callee = Call.getDirectCallee();
+  llvm::ArrayRef<const Expr *> Args(Call.getArgs(), Call.getNumArgs());
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(&Call)) {
+    // `model(x)` through a module holder runs the held module's forward().
+    if (std::optional<ForwardCall> Module = getModuleCall(Operator)) {
+      Callee = soleForward(moduleClass(Module->Object->getType()));
+      Args = Module->Args;
+    } else if (isa_and_nonnull<CXXMethodDecl>(Callee) &&
+               !cast<CXXMethodDecl>(Callee)->isStatic()) {
+      // A member operator's first argument is its object.
+      Args = Args.drop_front();
+    }
+  }
   if (!Callee || isLibTorchDecl(Callee))
     return {};
   auto [It, Inserted] = State->HelperSummaries.try_emplace(
       Callee->getCanonicalDecl(), HelperSummary());
   if (Inserted)
     It->second = summariseHelper(*Callee, State->Context);
-  return It->second.Meetings;
+  std::vector<ParameterMeeting> Meetings;
+  for (const ParameterMeeting &Meeting : It->second.Meetings)
+    if (Meeting.Parameter < Args.size()) {
+      Meetings.push_back(Meeting);
+      Meetings.back().Argument = Args[Meeting.Parameter];
+    }
+  return Meetings;
 }
 
 DeviceInfo DeviceInference::Impl::moduleCall(const Expr *Module,

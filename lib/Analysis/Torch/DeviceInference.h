@@ -97,6 +97,8 @@ struct ParameterMeeting {
   const clang::Expr *FixedOperand = nullptr;
   bool ParameterFirst = true;
   DeviceInfo Fixed;
+  /// The argument a call passes for the parameter (meetingsOf).
+  const clang::Expr *Argument = nullptr;
 };
 
 class DeviceInference {
@@ -125,7 +127,9 @@ public:
   std::optional<DeviceFacts> exitFacts() const;
 
   /// What the function \p Call calls, when it is one of the translation
-  /// unit's own, does on every path with its tensor parameters.
+  /// unit's own, does on every path with its tensor parameters, each with
+  /// the argument the call passes. `model(x)` through a module holder calls
+  /// the held module's forward().
   std::vector<ParameterMeeting> meetingsOf(const clang::CallExpr &Call) const;
 
 private:

@@ -400,3 +400,27 @@ void callsHelpers() {
   // A CPU argument meets the CPU tensor: fine.
   addPositions(torch::randn({2, 3}));
 }
+
+// A module called through its holder runs its own forward().
+struct PositionsImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor X) {
+    return X + torch::arange(X.size(1));
+    // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'X' is on cuda and 'torch::arange(X.size(1))' is on cpu in one 'add' when 'forward' is called with 'Batch' on cuda [torch-mixed-device]
+    // CHECK-NOTES: :[[@LINE+13]]:3: note: 'forward' is called here
+    // CHECK-NOTES: :[[@LINE+10]]:16: note: 'Batch' is placed on cuda here
+    // CHECK-NOTES: :[[@LINE-4]]:16: note: 'torch::arange(X.size(1))' is placed on cpu here
+  }
+};
+TORCH_MODULE(Positions);
+struct Scale {
+  // A member operator's first argument is its object, not X.
+  torch::Tensor operator()(torch::Tensor X) { return X * torch::ones({3}); }
+};
+void callsModuleThroughItsHolder() {
+  auto Batch = torch::randn({2, 3}, torch::kCUDA);
+  Positions P;
+  P(Batch);
+  P(torch::randn({2, 3}));
+  Scale S;
+  S(torch::randn({3}));
+}

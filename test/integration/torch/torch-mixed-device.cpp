@@ -25,6 +25,8 @@
 // RUN: %torch_run --binary=%t.bin %s helper_on_a_cpu_argument --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s helper_adds_cpu_to_its_argument --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s helper_adds_cpu_to_a_cpu_argument --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s module_holder_adds_cpu_to_its_input --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s module_holder_adds_cpu_to_a_cpu_input --expect=accepted
 
 #include <torch/torch.h>
 
@@ -232,4 +234,23 @@ GPUGUARD_SCENARIO(helper_adds_cpu_to_its_argument) {
 }
 GPUGUARD_SCENARIO(helper_adds_cpu_to_a_cpu_argument) {
   auto y = addPositions(torch::randn({2, 3}));
+}
+
+// The same through a module holder: `model(x)` runs the module's forward().
+struct PositionalImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x + torch::arange(x.size(1), torch::kFloat);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'x' is on cuda and 'torch::arange(x.size(1), torch::kFloat)' is on cpu in one 'add' when 'forward' is called with 'batch' on cuda [torch-mixed-device]
+    // FINDING-FOR: module_holder_adds_cpu_to_its_input
+  }
+};
+TORCH_MODULE(Positional);
+GPUGUARD_SCENARIO(module_holder_adds_cpu_to_its_input) {
+  auto batch = torch::randn({2, 3}, torch::kCUDA);
+  Positional model;
+  auto y = model(batch);
+}
+GPUGUARD_SCENARIO(module_holder_adds_cpu_to_a_cpu_input) {
+  Positional model;
+  auto y = model(torch::randn({2, 3}));
 }

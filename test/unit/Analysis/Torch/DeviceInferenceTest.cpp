@@ -1,9 +1,11 @@
 //===--- DeviceInferenceTest.cpp - Tests of the device inference ----------===//
 
 #include "Analysis/Torch/DeviceInference.h"
+#include "Analysis/Torch/TorchApi.h"
 #include "AnalysisTestSupport.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -347,3 +349,63 @@ TEST(DeviceInferenceTest, HelpersReturnTheirArgumentsDevice) {
 }
 
 } // namespace
+
+/// For each call of `f` that meets a parameter: "callee:argument".
+std::vector<std::string> meetingsAtCalls(const std::string &Code) {
+  std::vector<std::pair<unsigned, std::string>> Seen;
+  std::unique_ptr<ASTUnit> Unit = parseTorch(Code);
+  if (!Unit)
+    return {};
+  ASTContext &Context = Unit->getASTContext();
+  const FunctionDecl *Function = gpuguard::test::findFunction(Context, "f");
+  EXPECT_TRUE(Function);
+  if (!Function)
+    return {};
+  DeviceInference Inference(*Function, Context);
+  llvm::SmallPtrSet<const Stmt *, 8> Visited;
+  Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call || !Visited.insert(Call).second)
+      return;
+    for (const ParameterMeeting &Meeting : Inference.meetingsOf(*Call)) {
+      const ValueDecl *Argument = referencedDecl(Meeting.Argument);
+      Seen.emplace_back(
+          Unit->getSourceManager().getFileOffset(Call->getBeginLoc()),
+          Meeting.Function->getNameAsString() + ":" +
+              (Argument ? Argument->getNameAsString() : "?"));
+    }
+  });
+  llvm::sort(Seen);
+  std::vector<std::string> Texts;
+  for (auto &[Offset, Text] : Seen)
+    Texts.push_back(Text);
+  return Texts;
+}
+
+TEST(DeviceInferenceTest, MeetingsFollowTheCalledFunctionsArguments) {
+  EXPECT_EQ(
+      meetingsAtCalls("torch::Tensor addPos(int n, const torch::Tensor &x) {\n"
+                      "  return x + torch::arange(x.size(1));\n"
+                      "}\n"
+                      "struct PosImpl : torch::nn::Module {\n"
+                      "  torch::Tensor forward(torch::Tensor x) {\n"
+                      "    return x + torch::arange(x.size(1));\n"
+                      "  }\n"
+                      "};\n"
+                      "TORCH_MODULE(Pos);\n"
+                      "struct Scale {\n"
+                      "  torch::Tensor operator()(torch::Tensor x) {\n"
+                      "    return x * torch::ones({3});\n"
+                      "  }\n"
+                      "};\n"
+                      "void f(torch::Tensor a, torch::Tensor b) {\n"
+                      "  addPos(1, a);\n"
+                      "  Pos p;\n"
+                      "  p(b);\n"
+                      "  p->forward(a);\n"
+                      "  Scale s;\n"
+                      "  s(b);\n"
+                      "}\n"),
+      (std::vector<std::string>{"addPos:a", "forward:b", "forward:a",
+                                "operator():b"}));
+}
