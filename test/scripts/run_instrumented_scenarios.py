@@ -27,7 +27,10 @@ saved for backward needs a marker on the line of that op:
     auto z = y * y; // SAVED-FOR-BACKWARD: mul
 
 and the runtime line must name that op and line ("saved by 'mul' at
-FILE:LINE:COL").
+FILE:LINE:COL"). An op outside the scenario (in a helper or a module's
+forward() whose result the scenario writes) names the scenarios it is for:
+
+    return torch::sigmoid(h); // SAVED-FOR-BACKWARD: sigmoid for scenario_name
 
 A write with no static finding that only --instrument=all checks (a helper
 before the scenarios writes to a tensor it saved, and a scenario runs
@@ -75,7 +78,8 @@ SCENARIO = re.compile(r"^GPUGUARD_SCENARIO\((\w+)\)")
 FINDING = re.compile(
     r"CHECK-MESSAGES: :\[\[@LINE(?:-(\d+))?\]\]:(\d+): warning: (.*)"
     r" \[([\w-]+)\]")
-SAVED_MARKER = re.compile(r"// SAVED-FOR-BACKWARD: (\w+)\s*$")
+SAVED_MARKER = re.compile(
+    r"// SAVED-FOR-BACKWARD: (\w+)(?: for (\w+(?: \w+)*))?\s*$")
 ALL_ONLY_MARKER = re.compile(r"// ALL-ONLY-FINDING: (\w+(?: \w+)*)\s*$")
 FINDING_FOR_MARKER = re.compile(r"// FINDING-FOR: (\w+(?: \w+)*)\s*$")
 # An entry of the site table the instrumented copy starts with.
@@ -113,8 +117,9 @@ def parse(source):
     expected, scenarios, current = {}, {}, None
     # Markers of the helpers before the first scenario, by scenario name.
     all_only, helper_saved = {}, set()
-    # Findings in helpers that belong to the scenarios calling them.
-    found_for, last_finding = {}, None
+    # Findings in helpers that belong to the scenarios calling them, and
+    # saving ops in helpers named for the scenarios that write their result.
+    found_for, last_finding, saved_for = {}, None, {}
     with open(source) as text:
         for number, line in enumerate(text, start=1):
             finding = FINDING.search(line)
@@ -127,6 +132,12 @@ def parse(source):
                     found_for.setdefault(name, set()).add(last_finding)
                 if current:
                     current.findings.discard(last_finding)
+            marker = SAVED_MARKER.search(line)
+            if marker and marker.group(2):
+                for name in marker.group(2).split():
+                    saved_for.setdefault(name, set()).add(
+                        (number, marker.group(1)))
+                continue
             run = RUN_LINE.search(line)
             if run:
                 expected[run.group(1)] = (run.group(2), run.group(3))
@@ -165,6 +176,11 @@ def parse(source):
             sys.exit(f"run_instrumented_scenarios.py: FINDING-FOR names no "
                      f"scenario '{name}'")
         scenarios[name].findings |= found
+    for name, saved in saved_for.items():
+        if name not in scenarios:
+            sys.exit(f"run_instrumented_scenarios.py: SAVED-FOR-BACKWARD "
+                     f"names no scenario '{name}'")
+        scenarios[name].saved |= saved
     for name, (found, saved) in all_only.items():
         if name not in scenarios:
             sys.exit(f"run_instrumented_scenarios.py: ALL-ONLY-FINDING names "

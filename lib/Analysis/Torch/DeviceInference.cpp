@@ -859,21 +859,6 @@ DeviceInfo DeviceInference::Impl::helperCall(const CallExpr &Call,
   return Summary.Fixed;
 }
 
-/// The one forward() a user's module class defines; null when it has none,
-/// several, or a template.
-static const FunctionDecl *soleForward(const CXXRecordDecl *Module) {
-  if (!Module || isLibTorchDecl(Module) || !Module->hasDefinition())
-    return nullptr;
-  const CXXMethodDecl *Found = nullptr;
-  for (const CXXMethodDecl *Method : Module->getDefinition()->methods())
-    if (Method->getIdentifier() && Method->getName() == "forward") {
-      if (Found)
-        return nullptr;
-      Found = Method;
-    }
-  return Found;
-}
-
 std::vector<ParameterMeeting>
 DeviceInference::meetingsOf(const CallExpr &Call) const {
   const FunctionDecl *Callee = Call.getDirectCallee();
@@ -881,7 +866,7 @@ DeviceInference::meetingsOf(const CallExpr &Call) const {
   if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(&Call)) {
     // `model(x)` through a module holder runs the held module's forward().
     if (std::optional<ForwardCall> Module = getModuleCall(Operator)) {
-      Callee = soleForward(moduleClass(Module->Object->getType()));
+      Callee = moduleForward(moduleClass(Module->Object->getType()));
       Args = Module->Args;
     } else if (isa_and_nonnull<CXXMethodDecl>(Callee) &&
                !cast<CXXMethodDecl>(Callee)->isStatic()) {

@@ -81,9 +81,16 @@ const CallExpr *requiresGradOption(const Stmt *S, const ASTContext &Context) {
       return Call;
     }
   }
-  for (const Stmt *Child : S->children())
+  for (const Stmt *Child : S->children()) {
+    // An operand that is itself a tensor made with the option
+    // (`torch::sigmoid(x * torch::randn(n, torch::requires_grad()))`) does
+    // not make the op's result a leaf.
+    if (const auto *Operand = dyn_cast_or_null<Expr>(Child);
+        Operand && isTensorType(Operand->getType()))
+      continue;
     if (const CallExpr *Found = requiresGradOption(Child, Context))
       return Found;
+  }
   return nullptr;
 }
 
@@ -142,6 +149,16 @@ bool holdsParameters(const CXXRecordDecl *Module,
 const CXXRecordDecl *calledModule(const Expr *E) {
   std::optional<ForwardCall> Call = getForwardCall(E);
   return Call ? moduleClass(Call->Object->getType()) : nullptr;
+}
+
+/// The function of the file that \p E calls: a helper, a method, or the
+/// forward() of a user's module called as `m(x)` or `m->forward(x)`.
+const FunctionDecl *calledFunctionOfFile(const Expr *E) {
+  if (const CXXRecordDecl *Module = calledModule(E))
+    return moduleForward(Module);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && !isLibTorchDecl(Callee) ? Callee : nullptr;
 }
 
 /// A method named forward of a class derived from torch::nn::Module: the
@@ -228,6 +245,10 @@ struct HelperGrad {
   bool Leaf = false;
   /// Where the helper made it require grad.
   SourceLocation Origin;
+  /// The op in the helper that saved for backward the tensor it returns, on
+  /// every path that returns (`return torch::sigmoid(h);`).
+  const Expr *SavingOp = nullptr;
+  std::string SavingName;
 };
 
 class Model {
@@ -358,6 +379,10 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
           Call && !Call->Args.empty())
         Result.RequiresGrad =
             info(Call->Args.front(), State, Depth + 1).RequiresGrad;
+    // A user's module returns what its forward() returns.
+    if (!Result.RequiresGrad && !noGrad(E))
+      if (const FunctionDecl *Forward = moduleForward(Module))
+        Result.RequiresGrad = helperGrad(*Forward).RequiresGrad;
     return Result;
   }
 
@@ -374,9 +399,8 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
 
   // A function of the file that returns a tensor requiring grad on every
   // path (`auto w = make_weights(); w.add_(1)`).
-  if (const auto *Helper = dyn_cast<CallExpr>(E))
-    if (const FunctionDecl *Callee = Helper->getDirectCallee();
-        Callee && !isLibTorchDecl(Callee)) {
+  if (isa<CallExpr>(E))
+    if (const FunctionDecl *Callee = calledFunctionOfFile(E)) {
       HelperGrad Summary = helperGrad(*Callee);
       // Ops in the helper record no graph when its caller is under no-grad;
       // a leaf made there requires grad all the same.
@@ -463,6 +487,7 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
   ForwardDataflow<Model> Dataflow(*Graph, Inner);
   Dataflow.run(AutogradFacts());
   std::optional<HelperGrad> Returned;
+  bool EverySaved = true;
   for (const CFGBlock *Block : *Graph) {
     const std::optional<AutogradFacts> &Entry = Dataflow.entryFacts(*Block);
     if (!Entry)
@@ -472,11 +497,29 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
       std::optional<CFGStmt> S = Element.getAs<CFGStmt>();
       if (const auto *Return =
               S ? dyn_cast<ReturnStmt>(S->getStmt()) : nullptr) {
-        TensorInfo Info = Return->getRetValue()
-                              ? Inner.info(Return->getRetValue(), State)
-                              : TensorInfo();
+        const Expr *Value = ignoreTensorWrappers(Return->getRetValue());
+        TensorInfo Info = Value ? Inner.info(Value, State) : TensorInfo();
+        // The op that saved the returned tensor: the returned op itself,
+        // or the one that saved the returned variable.
+        const Expr *SavingOp = nullptr;
+        std::string SavingName;
+        if (std::optional<TensorCall> Call =
+                Value ? getTensorCall(Value) : std::nullopt) {
+          if (std::optional<SavedOperands> Saved = Inner.saves(*Call, State);
+              Saved && Saved->Result) {
+            SavingOp = Call->Call;
+            SavingName = Call->Name;
+          }
+        } else if (auto It = Info.Decl ? State.Saved.find(Info.Decl)
+                                       : State.Saved.end();
+                   It != State.Saved.end()) {
+          SavingOp = It->second.Op;
+          SavingName = It->second.Name;
+        }
+        EverySaved &= SavingOp != nullptr;
         if (!Returned) {
-          Returned = HelperGrad{Info.RequiresGrad, Info.Leaf, Info.Origin};
+          Returned = HelperGrad{Info.RequiresGrad, Info.Leaf, Info.Origin,
+                                SavingOp, SavingName};
         } else {
           Returned->RequiresGrad &= Info.RequiresGrad;
           Returned->Leaf &= Info.Leaf;
@@ -486,6 +529,8 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
     }
   }
   --Nesting;
+  if (Returned && !EverySaved)
+    Returned->SavingOp = nullptr;
   return Returned.value_or(HelperGrad());
 }
 
@@ -531,10 +576,20 @@ void Model::bind(const ValueDecl *D, const Expr *Init, Facts &State) const {
     State.Grad[D] = GradFact{Value.Leaf, Value.Origin};
   if (Value.View && !Value.Detached && Value.Decl && Value.Decl != D)
     State.ViewOf[D] = Value.Decl;
-  if (std::optional<TensorCall> Call = getTensorCall(Init))
+  if (std::optional<TensorCall> Call = getTensorCall(Init)) {
     if (std::optional<SavedOperands> Saved = saves(*Call, State);
         Saved && Saved->Result)
       State.Saved[D] = SaveFact{Call->Call, Call->Name, Call->Call};
+  } else if (const Expr *Called = ignoreTensorWrappers(Init);
+             Called && isa<CallExpr>(Called) && !noGrad(Called)) {
+    // What a helper or a sub-module returns, saved by an op of its own.
+    if (const FunctionDecl *Callee = calledFunctionOfFile(Called)) {
+      HelperGrad Summary = helperGrad(*Callee);
+      if (Summary.SavingOp)
+        State.Saved[D] =
+            SaveFact{Summary.SavingOp, Summary.SavingName, Summary.SavingOp};
+    }
+  }
 }
 
 void Model::call(const TensorCall &Call, Facts &State) const {

@@ -457,6 +457,19 @@ std::optional<ForwardCall> getForwardCall(const Expr *E) {
   return std::nullopt;
 }
 
+const FunctionDecl *moduleForward(const CXXRecordDecl *Module) {
+  if (!Module || isLibTorchDecl(Module) || !Module->hasDefinition())
+    return nullptr;
+  const CXXMethodDecl *Found = nullptr;
+  for (const CXXMethodDecl *Method : Module->getDefinition()->methods())
+    if (Method->getIdentifier() && Method->getName() == "forward") {
+      if (Found)
+        return nullptr;
+      Found = Method;
+    }
+  return Found;
+}
+
 std::optional<ForwardCall> getModuleCall(const Expr *E) {
   std::optional<ForwardCall> Call = getForwardCall(E);
   if (!Call || !moduleClass(Call->Object->getType()))

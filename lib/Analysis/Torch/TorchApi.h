@@ -123,6 +123,11 @@ struct ForwardCall {
 /// Recognises \p E as a call in the shape of a module call.
 std::optional<ForwardCall> getForwardCall(const clang::Expr *E);
 
+/// The one forward() a user's module class defines (what `model(x)` runs
+/// through its holder); null for a LibTorch module, or when it has none,
+/// several, or a template.
+const clang::FunctionDecl *moduleForward(const clang::CXXRecordDecl *Module);
+
 /// Recognises \p E as a call of a module (its object's type holds one):
 /// `emb(ids)`, `emb->forward(ids)`, `loss(x, y)`.
 std::optional<ForwardCall> getModuleCall(const clang::Expr *E);

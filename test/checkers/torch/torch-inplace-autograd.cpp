@@ -665,3 +665,68 @@ void helperResultsThatMayBeWritten(torch::Tensor x) {
   // A detached copy of the helper's leaf.
   makeWeights(3).detach().add_(1);
 }
+
+// A helper's or a sub-module's result that an op of its own saved.
+torch::Tensor squashed(const torch::Tensor &X) {
+  return torch::sigmoid(X * makeWeights(3));
+}
+torch::Tensor squashedOnOnePath(const torch::Tensor &X, bool B) {
+  if (B)
+    return torch::sigmoid(X * makeWeights(3));
+  return X * 2;
+}
+struct GateImpl : torch::nn::Module {
+  GateImpl() { fc = register_module("fc", torch::nn::Linear(3, 3)); }
+  torch::Tensor forward(torch::Tensor X) { return torch::sigmoid(fc(X)); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Gate);
+
+void helperOutputSavedForBackward(torch::Tensor x) {
+  auto y = squashed(x);
+  y.mul_(2);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-18]]:10: note: 'y' was saved for backward by 'sigmoid' here
+  y.sum().backward();
+}
+
+void subModuleOutputSavedForBackward(torch::Tensor x) {
+  Gate gate;
+  auto g = gate(x);
+  g.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'g', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-18]]:51: note: 'g' was saved for backward by 'sigmoid' here
+  auto h = gate->forward(x);
+  h.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'h', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-22]]:51: note: 'h' was saved for backward by 'sigmoid' here
+  (g + h).sum().backward();
+}
+
+void savedHelperOutputsThatMayBeWritten(torch::Tensor x) {
+  // Saved on one path only.
+  auto a = squashedOnOnePath(x, true);
+  a.add_(1);
+  // Called under no-grad: nothing is saved.
+  torch::Tensor b;
+  {
+    torch::NoGradGuard Guard;
+    b = squashed(x);
+  }
+  b.add_(1);
+  // A copy.
+  auto c = squashed(x).clone();
+  c.add_(1);
+  (a + c).sum().backward();
+}
+
+void savedHelperOutputWithoutBackward(torch::Tensor x) {
+  auto y = squashed(x);
+  y.mul_(2);
+}
+
+void opOverAFactoryWithTheOption(torch::Tensor x) {
+  // The factory inside is the leaf; sigmoid's result is not one.
+  auto y = torch::sigmoid(x * torch::randn({3}, torch::requires_grad()));
+  y.add_(1);
+}

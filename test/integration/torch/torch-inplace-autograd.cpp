@@ -44,6 +44,8 @@
 // RUN: %torch_run --binary=%t.bin %s helper_result_saved_by_sigmoid --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s helper_leaf_under_no_grad --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s helper_result_saved_by_nothing --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s sub_module_output_saved_by_sigmoid --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s sub_module_output_cloned --expect=accepted
 
 // Each positive is an in-place write PyTorch's autograd rejects: into a leaf
 // that requires grad (raised at the write), or into a tensor an op saved for
@@ -437,4 +439,29 @@ GPUGUARD_SCENARIO(helper_result_saved_by_nothing) {
   auto s = doubledWeights(3);
   s.add_(1);
   s.sum().backward();
+}
+
+// A module whose forward() returns what sigmoid saved for backward.
+struct GateImpl : torch::nn::Module {
+  GateImpl() { fc = register_module("fc", torch::nn::Linear(3, 3)); }
+  torch::Tensor forward(torch::Tensor x) {
+    return torch::sigmoid(fc(x)); // SAVED-FOR-BACKWARD: sigmoid for sub_module_output_saved_by_sigmoid
+  }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Gate);
+
+GPUGUARD_SCENARIO(sub_module_output_saved_by_sigmoid) {
+  Gate gate;
+  auto g = gate(torch::randn({2, 3}));
+  g.add_(1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'g', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  g.sum().backward();
+}
+
+GPUGUARD_SCENARIO(sub_module_output_cloned) {
+  Gate gate;
+  auto g = gate(torch::randn({2, 3})).clone();
+  g.add_(1);
+  g.sum().backward();
 }

@@ -313,3 +313,45 @@ TEST_F(InplaceAutogradAnalysisTest, HelpersReturnWhatHoldsOnEveryPath) {
   })"),
             (Findings{"2:leaf", "4:leaf", "12:saved"}));
 }
+
+TEST_F(InplaceAutogradAnalysisTest, ResultsSavedInsideHelpersAndSubModules) {
+  const char *Helpers = R"(
+  torch::Tensor squashed(const torch::Tensor &x) {
+    return torch::sigmoid(x * torch::randn({3}, torch::requires_grad()));
+  }
+  torch::Tensor keptThenReturned(const torch::Tensor &x) {
+    auto y = torch::exp(x * torch::randn({3}, torch::requires_grad()));
+    return y;
+  }
+  torch::Tensor savedOnOnePath(const torch::Tensor &x, bool b) {
+    if (b)
+      return squashed(x);
+    return x;
+  }
+  struct GateImpl : torch::nn::Module {
+    GateImpl() { fc = register_module("fc", torch::nn::Linear(3, 3)); }
+    torch::Tensor forward(torch::Tensor x) { return torch::sigmoid(fc(x)); }
+    torch::nn::Linear fc{nullptr};
+  };
+  TORCH_MODULE(Gate);
+  )";
+  EXPECT_EQ(findingsOf(std::string(Helpers) + R"(void f(torch::Tensor x) {
+    auto a = squashed(x);
+    a.add_(1);
+    auto b = keptThenReturned(x);
+    b.add_(1);
+    auto c = savedOnOnePath(x, true);
+    c.add_(1);
+    Gate gate;
+    auto d = gate(x);
+    d.add_(1);
+    torch::Tensor e;
+    {
+      torch::NoGradGuard guard;
+      e = gate(x);
+    }
+    e.add_(1);
+    (a + b + c + d + e).sum().backward();
+  })"),
+            (Findings{"2:saved", "4:saved", "9:saved"}));
+}
