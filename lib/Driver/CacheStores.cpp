@@ -124,7 +124,6 @@ private:
 template <typename Handle, void (*Close)(Handle *)> class ConnectionPool {
 public:
   using Owned = std::unique_ptr<Handle, void (*)(Handle *)>;
-  ~ConnectionPool() = default;
 
   /// An idle connection, or a null one when the caller must open one.
   Owned take() {
