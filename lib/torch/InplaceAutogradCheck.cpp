@@ -45,6 +45,16 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     }
     std::string Written = tensorName(Finding);
+    // A call of a function of the file that writes its argument: the
+    // finding is at the call, the note at the write inside.
+    auto NoteHelperWrite = [&] {
+      const auto *Call = dyn_cast<CallExpr>(Finding.Op);
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (Finding.HelperOp && Callee)
+        diag(Finding.HelperOp->getBeginLoc(),
+             "'%0' writes its argument in place here", DiagnosticIDs::Note)
+            << Callee->getNameAsString() << Finding.HelperOp->getSourceRange();
+    };
     if (Finding.Kind == InplaceAutogradFinding::LeafRequiresGrad) {
       diag(Finding.Op->getBeginLoc(),
            "in-place '%0' on %1, a leaf tensor that requires grad; autograd "
@@ -55,6 +65,7 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
              DiagnosticIDs::Note)
             << (Finding.Tensor ? "'" + Finding.Tensor->getName().str() + "'"
                                : std::string("the tensor"));
+      NoteHelperWrite();
       instrumentFinding(Finding, Function, *Result.Context);
       continue;
     }
@@ -67,6 +78,7 @@ void InplaceAutogradCheck::check(const MatchFinder::MatchResult &Result) {
     diag(Finding.Origin, "'%0' was saved for backward by '%1' here",
          DiagnosticIDs::Note)
         << Finding.Tensor->getName() << Finding.OriginOp;
+    NoteHelperWrite();
     instrumentFinding(Finding, Function, *Result.Context);
   }
 }

@@ -36,6 +36,7 @@
 #define GPUGUARD_ANALYSIS_CORE_FORWARDDATAFLOW_H
 
 #include "Analysis/Core/AnalysisBudget.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
@@ -155,6 +156,13 @@ private:
   Domain &D;
   std::vector<std::optional<Facts>> In;
 };
+
+/// Whether \p E runs on every path through \p Function that returns: it is
+/// under no branch, loop, short circuit or handler, and nothing before it
+/// can leave the function. Written order stands for execution order, which
+/// holds for the straight-line code this allows.
+bool runsOnEveryPath(const clang::Expr &E, const clang::FunctionDecl &Function,
+                     clang::ParentMap &Parents, clang::ASTContext &Context);
 
 } // namespace gpuguard
 

@@ -693,40 +693,6 @@ llvm::SmallVector<const Expr *, 4> sameDeviceOperands(const TensorCall &Call) {
   return Operands;
 }
 
-/// Whether \p E runs on every path through \p Function that returns: it is
-/// under no branch, loop, short circuit or handler, and nothing before it
-/// can leave the function. Written order stands for execution order, which
-/// holds for the straight-line code this allows.
-static bool runsOnEveryPath(const Expr &E, const FunctionDecl &Function,
-                            ParentMap &Parents, ASTContext &Context) {
-  const Stmt *Body = Function.getBody();
-  const Stmt *Child = &E;
-  for (const Stmt *Parent = Parents.getParent(Child); Parent && Child != Body;
-       Child = Parent, Parent = Parents.getParent(Parent)) {
-    if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
-            SwitchCase, AbstractConditionalOperator, LambdaExpr, CXXTryStmt,
-            CXXCatchStmt, StmtExpr>(Parent))
-      return false;
-    if (const auto *Logical = dyn_cast<BinaryOperator>(Parent);
-        Logical && Logical->isLogicalOp() && Logical->getRHS() == Child)
-      return false;
-  }
-  // A return, throw or jump written before it (not the return holding it)
-  // may skip it.
-  const SourceManager &SM = Context.getSourceManager();
-  llvm::SmallVector<const Stmt *, 32> Work = {Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
-      continue;
-    if (isa<ReturnStmt, CXXThrowExpr, GotoStmt, BreakStmt, ContinueStmt>(S) &&
-        SM.isBeforeInTranslationUnit(S->getEndLoc(), E.getBeginLoc()))
-      return false;
-    llvm::append_range(Work, S->children());
-  }
-  return true;
-}
-
 /// The meeting \p E makes, when it is an op that puts a tensor following a
 /// parameter beside one on a device \p Function fixes, on every path.
 static std::optional<ParameterMeeting>

@@ -236,6 +236,9 @@ struct InplaceWrite {
   const Expr *Call = nullptr;
   const Expr *Self = nullptr;
   std::string OpName;
+  /// The write inside the called function, when Call is a call of a function
+  /// of the file that writes its argument in place.
+  const Expr *HelperOp = nullptr;
 };
 
 /// What a function of the translation unit returns, as far as autograd is
@@ -249,6 +252,11 @@ struct HelperGrad {
   /// every path that returns (`return torch::sigmoid(h);`).
   const Expr *SavingOp = nullptr;
   std::string SavingName;
+  /// A tensor parameter the helper writes in place on every path
+  /// (`void scale(torch::Tensor t) { t.mul_(2); }`), and that write.
+  unsigned WrittenParameter = 0;
+  const Expr *ParameterWrite = nullptr;
+  std::string ParameterWriteName;
 };
 
 class Model {
@@ -312,7 +320,46 @@ std::optional<InplaceWrite> Model::write(const Stmt *S) const {
   if (std::optional<OptionInplaceWrite> Write =
           getOptionInplaceWrite(cast<Expr>(S), Context, IsInplaceModule))
     return InplaceWrite{Write->Call, Write->Written, Write->OpName};
+  // A function of the file that writes an argument in place on every path;
+  // a member call's arguments follow its object.
+  const auto *Call = cast<CallExpr>(S);
+  if (isa<CXXOperatorCallExpr>(Call))
+    return std::nullopt;
+  const FunctionDecl *Callee = calledFunctionOfFile(Call);
+  // Only a function with a tensor parameter it may write is worth a summary:
+  // most calls in most files have none.
+  if (Callee && any_of(Callee->parameters(), [](const ParmVarDecl *Parameter) {
+        QualType Type = Parameter->getType();
+        return isTensorType(Type) &&
+               !Type.getNonReferenceType().isConstQualified();
+      })) {
+    HelperGrad Summary = helperGrad(*Callee);
+    if (Summary.ParameterWrite && Summary.WrittenParameter < Call->getNumArgs())
+      return InplaceWrite{Call, Call->getArg(Summary.WrittenParameter),
+                          Summary.ParameterWriteName, Summary.ParameterWrite};
+  }
   return std::nullopt;
+}
+
+/// Whether \p Body assigns \p Parameter a new tensor anywhere.
+static bool isReassigned(const ParmVarDecl &Parameter, const Stmt *Body) {
+  SmallVector<const Stmt *, 32> Work = {Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    const Expr *Target = nullptr;
+    if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(S);
+        Operator && Operator->getOperator() == OO_Equal)
+      Target = Operator->getArg(0);
+    else if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+             Assign && Assign->isAssignmentOp())
+      Target = Assign->getLHS();
+    if (Target && referencedDecl(Target) == &Parameter)
+      return true;
+    append_range(Work, S->children());
+  }
+  return false;
 }
 
 /// The tensor a reference or view variable stands for.
@@ -476,8 +523,7 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
   constexpr unsigned MaxNesting = 3;
   const FunctionDecl *Definition = Callee.getDefinition();
   if (!Definition || !Definition->hasBody() || Nesting >= MaxNesting ||
-      Definition->isDependentContext() || isLibTorchDecl(Definition) ||
-      !isTensorType(Definition->getReturnType()))
+      Definition->isDependentContext() || isLibTorchDecl(Definition))
     return {};
   std::unique_ptr<CFG> Graph = buildDataflowCFG(*Definition, Context);
   if (!Graph)
@@ -488,6 +534,26 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
   Dataflow.run(AutogradFacts());
   std::optional<HelperGrad> Returned;
   bool EverySaved = true;
+  ParentMap Parents(Definition->getBody());
+  // The first write of a tensor parameter that runs on every path.
+  unsigned WrittenParameter = 0;
+  const Expr *ParameterWrite = nullptr;
+  std::string ParameterWriteName;
+  auto NoteParameterWrite = [&](const Stmt *S, const AutogradFacts &State) {
+    std::optional<InplaceWrite> Write = Inner.write(S);
+    if (ParameterWrite || !Write)
+      return;
+    const auto *Parameter =
+        dyn_cast_or_null<ParmVarDecl>(Inner.info(Write->Self, State).Decl);
+    if (!Parameter || !isTensorType(Parameter->getType()) ||
+        Parameter->getType().getNonReferenceType().isConstQualified() ||
+        isReassigned(*Parameter, Definition->getBody()) ||
+        !runsOnEveryPath(*Write->Call, *Definition, Parents, Context))
+      return;
+    WrittenParameter = Parameter->getFunctionScopeIndex();
+    ParameterWrite = Write->HelperOp ? Write->HelperOp : Write->Call;
+    ParameterWriteName = Write->OpName;
+  };
   for (const CFGBlock *Block : *Graph) {
     const std::optional<AutogradFacts> &Entry = Dataflow.entryFacts(*Block);
     if (!Entry)
@@ -495,6 +561,8 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
     AutogradFacts State = *Entry;
     for (const CFGElement &Element : *Block) {
       std::optional<CFGStmt> S = Element.getAs<CFGStmt>();
+      if (S)
+        NoteParameterWrite(S->getStmt(), State);
       if (const auto *Return =
               S ? dyn_cast<ReturnStmt>(S->getStmt()) : nullptr) {
         const Expr *Value = ignoreTensorWrappers(Return->getRetValue());
@@ -531,7 +599,11 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
   --Nesting;
   if (Returned && !EverySaved)
     Returned->SavingOp = nullptr;
-  return Returned.value_or(HelperGrad());
+  HelperGrad Summary = Returned.value_or(HelperGrad());
+  Summary.WrittenParameter = WrittenParameter;
+  Summary.ParameterWrite = ParameterWrite;
+  Summary.ParameterWriteName = ParameterWriteName;
+  return Summary;
 }
 
 std::optional<SavedOperands> Model::saves(const TensorCall &Call,
@@ -816,6 +888,7 @@ findInplaceAutogradErrors(const FunctionDecl &Function, ASTContext &Context,
         TensorInfo Self = M.info(Write->Self, State);
         InplaceAutogradFinding Finding;
         Finding.Op = Write->Call;
+        Finding.HelperOp = Write->HelperOp;
         Finding.Written = Write->Self;
         Finding.OpName = Write->OpName;
         Finding.Tensor = Self.Decl;

@@ -54,6 +54,9 @@ struct InplaceAutogradFinding {
   /// `F::relu(y, F::ReLUFuncOptions().inplace(true))`, `relu(y)` of a module
   /// built in place.
   const clang::Expr *Op = nullptr;
+  /// When Op is a call of a function of the file that writes its argument
+  /// in place on every path, that write, inside the function.
+  const clang::Expr *HelperOp = nullptr;
   /// The tensor expression it writes.
   const clang::Expr *Written = nullptr;
   /// Its ATen name ("add_").

@@ -730,3 +730,41 @@ void opOverAFactoryWithTheOption(torch::Tensor x) {
   auto y = torch::sigmoid(x * torch::randn({3}, torch::requires_grad()));
   y.add_(1);
 }
+
+// A function of the file that writes its argument in place on every path.
+void scaleInPlace(torch::Tensor T) { T.mul_(2); }
+void clampInPlace(torch::Tensor &T) {
+  auto Flat = T.view({-1});
+  Flat.clamp_(0, 1);
+}
+void scaleSometimes(torch::Tensor T, bool B) {
+  if (B)
+    T.mul_(2);
+}
+void scaleACopy(torch::Tensor T) {
+  T = T * 1;
+  T.mul_(2);
+}
+void readOnly(const torch::Tensor &T) { auto U = T * 2; }
+
+void argumentsWrittenByHelpers() {
+  auto w = torch::randn({3}, torch::requires_grad());
+  scaleInPlace(w);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'mul_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:30: note: 'w' is made to require grad here
+  // CHECK-NOTES: :[[@LINE-20]]:38: note: 'scaleInPlace' writes its argument in place here
+  auto y = torch::exp(w);
+  clampInPlace(y);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'clamp_' modifies 'y', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'y' was saved for backward by 'exp' here
+  // CHECK-NOTES: :[[@LINE-22]]:3: note: 'clampInPlace' writes its argument in place here
+  // Not on every path, a rebound parameter, a reader.
+  scaleSometimes(w, true);
+  scaleACopy(w);
+  readOnly(w);
+  {
+    torch::NoGradGuard Guard;
+    scaleInPlace(w);
+  }
+  y.sum().backward();
+}

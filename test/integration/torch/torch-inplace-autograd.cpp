@@ -46,6 +46,10 @@
 // RUN: %torch_run --binary=%t.bin %s helper_result_saved_by_nothing --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s sub_module_output_saved_by_sigmoid --expect=rejected --message="modified by an inplace operation"
 // RUN: %torch_run --binary=%t.bin %s sub_module_output_cloned --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_writes_leaf_argument --expect=rejected --message="leaf Variable that requires grad"
+// RUN: %torch_run --binary=%t.bin %s helper_writes_saved_argument --expect=rejected --message="modified by an inplace operation"
+// RUN: %torch_run --binary=%t.bin %s helper_writes_argument_under_no_grad --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_writes_a_copy --expect=accepted
 
 // Each positive is an in-place write PyTorch's autograd rejects: into a leaf
 // that requires grad (raised at the write), or into a tensor an op saved for
@@ -464,4 +468,35 @@ GPUGUARD_SCENARIO(sub_module_output_cloned) {
   auto g = gate(torch::randn({2, 3})).clone();
   g.add_(1);
   g.sum().backward();
+}
+
+// A function that writes its argument in place on every path: a by-value
+// tensor shares its storage with the caller's.
+void scaleInPlace(torch::Tensor t) { t.mul_(2); }
+
+GPUGUARD_SCENARIO(helper_writes_leaf_argument) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  scaleInPlace(w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' on 'w', a leaf tensor that requires grad; autograd rejects it outside a no-grad scope [torch-inplace-autograd]
+}
+
+GPUGUARD_SCENARIO(helper_writes_saved_argument) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  auto y = torch::exp(w); // SAVED-FOR-BACKWARD: exp
+  scaleInPlace(y);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: in-place 'mul_' modifies 'y', which 'exp' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  y.sum().backward();
+}
+
+GPUGUARD_SCENARIO(helper_writes_argument_under_no_grad) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  {
+    torch::NoGradGuard noGrad;
+    scaleInPlace(w);
+  }
+}
+
+GPUGUARD_SCENARIO(helper_writes_a_copy) {
+  auto w = torch::randn({3}, torch::requires_grad());
+  scaleInPlace(w.detach().clone());
 }

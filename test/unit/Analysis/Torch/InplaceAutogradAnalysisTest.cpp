@@ -355,3 +355,24 @@ TEST_F(InplaceAutogradAnalysisTest, ResultsSavedInsideHelpersAndSubModules) {
   })"),
             (Findings{"2:saved", "4:saved", "9:saved"}));
 }
+
+TEST_F(InplaceAutogradAnalysisTest, HelpersThatWriteTheirArgumentsOnEveryPath) {
+  const char *Helpers = R"(
+  void scale(torch::Tensor t) { t.mul_(2); }
+  void viaReference(int n, torch::Tensor &t) { t[0].zero_(); }
+  void twoDeep(torch::Tensor t) { scale(t); }
+  void sometimes(torch::Tensor t, bool b) { if (b) t.mul_(2); }
+  void rebound(torch::Tensor t) { t = t * 2; t.mul_(2); }
+  void afterReturn(torch::Tensor t, bool b) { if (b) return; t.mul_(2); }
+  )";
+  EXPECT_EQ(findingsOf(std::string(Helpers) + R"(void f(bool b) {
+    auto w = torch::randn({3}, torch::requires_grad());
+    scale(w);
+    viaReference(1, w);
+    twoDeep(w);
+    sometimes(w, b);
+    rebound(w);
+    afterReturn(w, b);
+  })"),
+            (Findings{"2:leaf", "3:leaf", "4:leaf"}));
+}
