@@ -742,10 +742,9 @@ parameterMeeting(const Expr &E, const DeviceInference &Inference,
 static HelperSummary summariseHelper(const FunctionDecl &Callee,
                                      ASTContext &Context) {
   static thread_local unsigned Nesting = 0;
-  const FunctionDecl *Definition = Callee.getDefinition();
+  const FunctionDecl *Definition = summarisableDefinition(Callee);
   constexpr unsigned MaxNesting = 3;
-  if (!Definition || !Definition->hasBody() || Nesting >= MaxNesting ||
-      Definition->isDependentContext() || isLibTorchDecl(Definition))
+  if (!Definition || Nesting >= MaxNesting)
     return {};
   // Tensor parameters that the body cannot rebind behind the analysis's
   // back: by value (followed as locals) or by const reference.

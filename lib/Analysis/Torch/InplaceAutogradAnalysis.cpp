@@ -521,9 +521,8 @@ HelperGrad Model::helperGrad(const FunctionDecl &Callee) const {
 HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
   static thread_local unsigned Nesting = 0;
   constexpr unsigned MaxNesting = 3;
-  const FunctionDecl *Definition = Callee.getDefinition();
-  if (!Definition || !Definition->hasBody() || Nesting >= MaxNesting ||
-      Definition->isDependentContext() || isLibTorchDecl(Definition))
+  const FunctionDecl *Definition = summarisableDefinition(Callee);
+  if (!Definition || Nesting >= MaxNesting)
     return {};
   std::unique_ptr<CFG> Graph = buildDataflowCFG(*Definition, Context);
   if (!Graph)

@@ -457,6 +457,14 @@ std::optional<ForwardCall> getForwardCall(const Expr *E) {
   return std::nullopt;
 }
 
+const FunctionDecl *summarisableDefinition(const FunctionDecl &Callee) {
+  const FunctionDecl *Definition = Callee.getDefinition();
+  if (!Definition || !Definition->hasBody() ||
+      Definition->isDependentContext() || isLibTorchDecl(Definition))
+    return nullptr;
+  return Definition;
+}
+
 const FunctionDecl *moduleForward(const CXXRecordDecl *Module) {
   if (!Module || isLibTorchDecl(Module) || !Module->hasDefinition())
     return nullptr;

@@ -123,6 +123,11 @@ struct ForwardCall {
 /// Recognises \p E as a call in the shape of a module call.
 std::optional<ForwardCall> getForwardCall(const clang::Expr *E);
 
+/// The definition of \p Callee when a summary can follow its body: defined
+/// in the translation unit, not a template's pattern, not LibTorch's own.
+const clang::FunctionDecl *
+summarisableDefinition(const clang::FunctionDecl &Callee);
+
 /// The one forward() a user's module class defines (what `model(x)` runs
 /// through its holder); null for a LibTorch module, or when it has none,
 /// several, or a template.
