@@ -5,14 +5,17 @@
                     [--repeat N] [--instructions] [--corpus DIR] [--large]
                     [--extra-flags FLAGS] [FILE_OR_DIR ...]
 
-For every file, four commands run alternately, N times each, so that all
+For every file, six commands run alternately, N times each, so that all
 see the same caches: `clang++ -fsyntax-only` with the flags gpuguard itself
 uses for the file, `clang-tidy --checks=-*,bugprone-*` with the same flags
-(clang-tidy's own cost with a common check set), `gpuguard --quiet
---no-cache FILE --` (cold: every run parses), and gpuguard with a result
-cache that a first run filled (warm: the file is unchanged, so its findings
-are replayed). A CUDA file is parsed twice by the three parsers, once for
-the device and once for the host. The table gives each file's median wall
+(clang-tidy's own cost with a common check set), and gpuguard four ways:
+full (`--no-cache --no-preamble`: every run parses everything), cold
+(`--no-cache` with no precompiled preamble yet: it is built, then used),
+preamble (`--no-cache` with the file's preambles built by a first run: the
+file changed, its headers did not), and warm (a result cache a first run
+filled: nothing changed, the findings are replayed). The four must print
+the same findings. A CUDA file is parsed twice by the three parsers, once
+for the device and once for the host. The table gives each file's median wall
 time for each and gpuguard's ratios to Clang's parse; the geometric means
 of the ratios follow. With --corpus, the clean/ and
 buggy/ files of the kernel corpus are timed, and gpuguard's findings on them
@@ -158,15 +161,25 @@ def geometric_mean(ratios):
     return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
 
 
+GPUGUARD_RUNS = ("full", "cold", "preamble", "warm")
+
+
 def bench(args, files, groups, scratch):
     toolkit = find_toolkit(args.cuda_path)
-    # Cold runs parse every time; warm ones replay from a cache of their own.
     gpuguard_options = ["--quiet"]
     if args.cuda_path:
         gpuguard_options.append("--cuda-path=" + args.cuda_path)
     warm_cache = "--cache-dir=" + os.path.join(scratch, "results")
+    # The precompiled preambles of the preamble and warm runs, which a first
+    # run builds; each cold run starts from an empty directory.
+    preamble_home = "XDG_CACHE_HOME=" + os.path.join(scratch, "home")
     tidy = args.clang_tidy if os.access(args.clang_tidy, os.X_OK) else None
-    print(f"gpuguard: {args.gpuguard} (cold: --no-cache; warm: {warm_cache})")
+    print(f"gpuguard: {args.gpuguard}\n"
+          f"  full:     --no-cache --no-preamble (every run parses all)\n"
+          f"  cold:     --no-cache, no preamble built yet (built, then used)\n"
+          f"  preamble: --no-cache, the file's preambles built by a first "
+          f"run (the file changed, its headers did not)\n"
+          f"  warm:     {warm_cache} filled by a first run (nothing changed)")
     extra = shlex.split(args.extra_flags)
     print(f"clang:    {args.clang} -fsyntax-only "
           f"{' '.join(clang_flags('x.cu', toolkit, args.gpuguard))}")
@@ -184,63 +197,79 @@ def bench(args, files, groups, scratch):
         print(f"{runs} of each tool per file, interleaved; median wall "
               f"times\n")
 
+    names = ("clang", "tidy") + GPUGUARD_RUNS
     width = max([len("file")] + [len(shown(f)) for f in files])
-    print(f"{'file':<{width}}  {'lines':>6}  {'clang ' + unit:>9}  "
-          f"{'tidy ' + unit:>9}  {'cold ' + unit:>9}  {'warm ' + unit:>9}  "
-          f"{'cold/clang':>10}  {'warm/clang':>10}")
-    ratios, warm_ratios, notes = [], [], []
+    print(f"{'file':<{width}}  {'lines':>6}  " +
+          "  ".join(f"{name + ' ' + unit:>11}" for name in names) + "  " +
+          "  ".join(f"{name + '/clang':>14}" for name in GPUGUARD_RUNS))
+    ratios = {name: [] for name in GPUGUARD_RUNS}
+    notes = []
     findings = {}  # check -> group -> count
-    totals = [0.0, 0.0, 0.0, 0.0]
+    totals = [0.0] * len(names)
     measure = ((lambda c: counted(c, scratch)) if args.instructions
                else timed)
+    cold_runs = 0
     for path in files:
         flags = clang_flags(path, toolkit, args.gpuguard) + extra
-        commands = {
-            "clang": [args.clang, "-fsyntax-only"] + flags + [path],
-            "tidy": ([tidy, "--quiet", f"--checks={TIDY_CHECKS}", path,
-                      "--"] + flags) if tidy else None,
-            "cold": ([args.gpuguard] + gpuguard_options + ["--no-cache"] +
-                     [path, "--"] + extra),
-            "warm": ([args.gpuguard] + gpuguard_options + [warm_cache] +
-                     [path, "--"] + extra),
-        }
-        # The first warm run fills the cache; it is not timed.
-        timed(commands["warm"])
-        times = {name: [] for name in commands}
+        gpuguard = [args.gpuguard] + gpuguard_options
+
+        def commands():
+            nonlocal cold_runs
+            cold_runs += 1
+            cold_home = "XDG_CACHE_HOME=" + os.path.join(
+                scratch, f"cold-{cold_runs}")
+            return {
+                "clang": [args.clang, "-fsyntax-only"] + flags + [path],
+                "tidy": ([tidy, "--quiet", f"--checks={TIDY_CHECKS}", path,
+                          "--"] + flags) if tidy else None,
+                "full": (["env", preamble_home] + gpuguard +
+                         ["--no-cache", "--no-preamble", path, "--"] + extra),
+                "cold": (["env", cold_home] + gpuguard +
+                         ["--no-cache", path, "--"] + extra),
+                "preamble": (["env", preamble_home] + gpuguard +
+                             ["--no-cache", path, "--"] + extra),
+                "warm": (["env", preamble_home] + gpuguard + [warm_cache] +
+                         [path, "--"] + extra),
+            }
+        # The first warm run fills the result cache and builds the
+        # preambles; it is not timed.
+        timed(commands()["warm"])
+        times = {name: [] for name in names}
         outputs, problem = {}, None
         for _ in range(repeat):
-            for name, command in commands.items():
+            for name, command in commands().items():
                 if command is None:
                     continue
                 seconds, ran = measure(command)
                 times[name].append(seconds)
                 outputs.setdefault(name, ran.stdout)
-                ok = (ran.returncode in (0, 1) if name in ("cold", "warm")
+                ok = (ran.returncode in (0, 1) if name in GPUGUARD_RUNS
                       else name == "tidy" or ran.returncode == 0)
                 if not ok and problem is None:
                     problem = f"{name} " + describe_failure(ran)
-        if outputs["warm"] != outputs["cold"] and problem is None:
-            problem = "the warm run printed other findings than the cold one"
+        for name in GPUGUARD_RUNS[1:]:
+            if outputs[name] != outputs["full"] and problem is None:
+                problem = f"the {name} run printed other findings than full"
         medians = [statistics.median(times[name]) if times[name]
-                   else float("nan")
-                   for name in ("clang", "tidy", "cold", "warm")]
-        clang_s, tidy_s, cold_s, warm_s = medians
+                   else float("nan") for name in names]
         for i, value in enumerate(medians):
             totals[i] += value if value == value else 0.0
-        ratio = cold_s / clang_s if clang_s > 0 else float("nan")
-        warm_ratio = warm_s / clang_s if clang_s > 0 else float("nan")
+        clang_s = medians[0]
+        file_ratios = {
+            name: (medians[names.index(name)] / clang_s if clang_s > 0
+                   else float("nan")) for name in GPUGUARD_RUNS}
         mark = ""
         if problem:
             notes.append(f"{shown(path)}: {problem}")
             mark = " *"
-        elif ratio == ratio:
-            ratios.append(ratio)
-            warm_ratios.append(warm_ratio)
-        print(f"{shown(path):<{width}}  {count_lines(path):>6}  "
-              f"{clang_s:>9.2f}  {tidy_s:>9.2f}  {cold_s:>9.2f}  "
-              f"{warm_s:>9.2f}  {ratio:>10.2f}  {warm_ratio:>10.3f}{mark}",
-              flush=True)
-        gpuguard_output = outputs["cold"]
+        elif file_ratios["full"] == file_ratios["full"]:
+            for name in GPUGUARD_RUNS:
+                ratios[name].append(file_ratios[name])
+        print(f"{shown(path):<{width}}  {count_lines(path):>6}  " +
+              "  ".join(f"{value:>11.2f}" for value in medians) + "  " +
+              "  ".join(f"{file_ratios[name]:>14.3f}"
+                        for name in GPUGUARD_RUNS) + mark, flush=True)
+        gpuguard_output = outputs["full"]
         group = groups.get(path, "other")
         for line in gpuguard_output.splitlines():
             match = FINDING.match(line)
@@ -249,11 +278,12 @@ def bench(args, files, groups, scratch):
                 per_group[group] = per_group.get(group, 0) + 1
 
     print(f"{'total':<{width}}  {'':>6}  " +
-          "  ".join(f"{t:>9.2f}" for t in totals))
-    if ratios:
-        print(f"\ngeometric mean over {len(ratios)} files: gpuguard cold / "
-              f"clang {geometric_mean(ratios):.2f}, gpuguard warm / clang "
-              f"{geometric_mean(warm_ratios):.3f}")
+          "  ".join(f"{t:>11.2f}" for t in totals))
+    if ratios["full"]:
+        print(f"\ngeometric mean over {len(ratios['full'])} files, gpuguard / "
+              f"clang: " + ", ".join(
+                  f"{name} {geometric_mean(ratios[name]):.3f}"
+                  for name in GPUGUARD_RUNS))
     if notes:
         print("\n* left out of the mean:")
         for note in notes:

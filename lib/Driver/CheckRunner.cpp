@@ -3,6 +3,7 @@
 #include "Driver/CheckRunner.h"
 #include "Driver/OptionsProvider.h"
 #include "Frontend/NvccSyntax.h"
+#include "Frontend/PreambleCache.h"
 #include "Instrument/Recorder.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -31,24 +32,36 @@ namespace {
 /// Narrows the AST traversal of the checks (and the parent map some of them
 /// build) to the top-level declarations outside system headers. No check
 /// reports in system headers, and the CUDA and C++ headers are most of a
-/// translation unit: walking them dominated the cost of a run.
+/// translation unit: walking them dominated the cost of a run. Those of a
+/// precompiled preamble come first, as they came first in the file.
 class UserCodeScope : public ASTConsumer {
 public:
-  explicit UserCodeScope(const SourceManager &Sources) : Sources(Sources) {}
+  UserCodeScope(CompilerInstance &Compiler,
+                llvm::ArrayRef<uint64_t> PreambleDeclIDs)
+      : Compiler(Compiler), PreambleDeclIDs(PreambleDeclIDs) {}
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    const SourceManager &Sources = Compiler.getSourceManager();
     for (Decl *D : Group)
       if (!Sources.isInSystemHeader(Sources.getExpansionLoc(D->getLocation())))
         UserDecls.push_back(D);
     return true;
   }
 
+  // The preamble's declarations are taken from its list, whole and in
+  // order, not from those its reader hands out one by one.
+  void HandleInterestingDecl(DeclGroupRef) override {}
+
   void HandleTranslationUnit(ASTContext &Context) override {
-    Context.setTraversalScope(UserDecls);
+    std::vector<Decl *> Scope =
+        frontend::preambleDecls(Compiler, PreambleDeclIDs);
+    llvm::append_range(Scope, UserDecls);
+    Context.setTraversalScope(Scope);
   }
 
 private:
-  const SourceManager &Sources;
+  CompilerInstance &Compiler;
+  llvm::ArrayRef<uint64_t> PreambleDeclIDs;
   std::vector<Decl *> UserDecls;
 };
 
@@ -142,11 +155,14 @@ private:
 class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(ClangTidyContext &Context,
-                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS)
-      : ConsumerFactory(Context, std::move(FS)), Context(Context) {}
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
+                    frontend::PreambleCache *Preambles,
+                    std::vector<std::string> &Dependencies)
+      : ConsumerFactory(Context, std::move(FS)), Context(Context),
+        Preambles(Preambles), Dependencies(Dependencies) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(ConsumerFactory, Context);
+    return std::make_unique<Action>(ConsumerFactory, Context, PreambleDeclIDs);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -157,6 +173,14 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     // No "N warnings generated" per side: findings are printed once, merged.
     Invocation->getDiagnosticOpts().ShowCarets = false;
+    PreambleDeclIDs.clear();
+    // Not for `gpuguard instrument`: its copies need every directive seen.
+    if (Preambles && !instrument::Recorder::active())
+      if (std::optional<frontend::PreambleUse> Use = Preambles->attach(
+              *Invocation, Files->getVirtualFileSystemPtr(), PCHContainerOps)) {
+        llvm::append_range(Dependencies, Use->Dependencies);
+        PreambleDeclIDs = std::move(Use->UserDeclIDs);
+      }
     return FrontendActionFactory::runInvocation(
         std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
   }
@@ -164,8 +188,10 @@ public:
 private:
   class Action : public ASTFrontendAction {
   public:
-    Action(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context)
-        : Factory(Factory), Context(Context) {}
+    Action(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context,
+           llvm::ArrayRef<uint64_t> PreambleDeclIDs)
+        : Factory(Factory), Context(Context), PreambleDeclIDs(PreambleDeclIDs) {
+    }
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                    StringRef File) override {
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
@@ -177,7 +203,7 @@ private:
       }
       // First, so that the checks' matchers see the narrowed scope.
       Consumers.push_back(
-          std::make_unique<UserCodeScope>(Compiler.getSourceManager()));
+          std::make_unique<UserCodeScope>(Compiler, PreambleDeclIDs));
       {
         MatchersWithoutHeaderFilter Scope;
         Consumers.push_back(Factory.createASTConsumer(Compiler, File));
@@ -190,10 +216,15 @@ private:
   private:
     ClangTidyASTConsumerFactory &Factory;
     ClangTidyContext &Context;
+    llvm::ArrayRef<uint64_t> PreambleDeclIDs;
   };
 
   ClangTidyASTConsumerFactory ConsumerFactory;
   ClangTidyContext &Context;
+  frontend::PreambleCache *Preambles;
+  /// The headers of the preamble a parse loaded, which it never opens.
+  std::vector<std::string> &Dependencies;
+  std::vector<uint64_t> PreambleDeclIDs;
 };
 
 /// One compile command of one file: CUDA files are parsed once per side,
@@ -282,10 +313,12 @@ int CheckRunner::runCommand(const std::string &File,
   Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
   NvccTolerantDiagnostics Tolerant(Consumer);
   Tool.setDiagnosticConsumer(&Tolerant);
-  TidyActionFactory Factory(Context, BaseFS);
+  TidyActionFactory Factory(Context, BaseFS, Preambles, LastDependencies);
   int Status = Tool.run(&Factory);
   // Every file the parse looked up and read, headers of a precompiled
-  // header included (Clang validates them when it loads it).
+  // header included (Clang validates them when it loads it), but not a
+  // precompiled preamble: its headers were added instead, and the same
+  // preamble built again may differ in bytes.
   llvm::SmallVector<OptionalFileEntryRef> Seen;
   Tool.getFiles().GetUniqueIDMapping(Seen);
   for (OptionalFileEntryRef Entry : Seen) {
@@ -295,6 +328,8 @@ int CheckRunner::runCommand(const std::string &File,
     llvm::SmallString<256> Path(Real.empty() ? Entry->getName() : Real);
     if (!llvm::sys::path::is_absolute(Path))
       llvm::sys::path::make_absolute(Command.Directory, Path);
+    if (Preambles && Preambles->holds(Path))
+      continue;
     LastDependencies.push_back(std::string(Path));
   }
   return Tolerant.onlyToleratedErrors() ? 0 : Status;

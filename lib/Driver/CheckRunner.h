@@ -18,17 +18,21 @@
 #include <vector>
 
 namespace gpuguard {
+namespace frontend {
+class PreambleCache;
+} // namespace frontend
 
 /// Runs the checks on one file; one instance per run, reused across files.
 class CheckRunner {
 public:
-  /// \p FixesFromNotes also takes the fixes attached to notes (--fix-notes).
+  /// \p FixesFromNotes also takes the fixes attached to notes (--fix-notes);
+  /// \p Preambles, when given, precompiles each file's preamble.
   CheckRunner(clang::tidy::ClangTidyContext &Context,
               const clang::tooling::CompilationDatabase &Database,
               llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-              bool FixesFromNotes)
+              bool FixesFromNotes, frontend::PreambleCache *Preambles = nullptr)
       : Context(Context), Database(Database), BaseFS(std::move(BaseFS)),
-        FixesFromNotes(FixesFromNotes) {}
+        Preambles(Preambles), FixesFromNotes(FixesFromNotes) {}
 
   /// Returns the findings of \p File (both CUDA sides merged) and whether it
   /// parsed without errors.
@@ -56,6 +60,7 @@ private:
   clang::tidy::ClangTidyContext &Context;
   const clang::tooling::CompilationDatabase &Database;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  frontend::PreambleCache *Preambles;
   // One set of diagnostic IDs for the whole run, as in clang-tidy: the
   // context maps each check's custom diagnostic ID to its name for the
   // whole run, so IDs restarting per file would give a later file's finding

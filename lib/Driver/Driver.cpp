@@ -16,6 +16,7 @@
 #include "Driver/WorkerPool.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/CudaToolkit.h"
+#include "Frontend/PreambleCache.h"
 #include "Frontend/TorchDiscovery.h"
 #include "Instrument/OutputWriter.h"
 #include "Output/Reporter.h"
@@ -49,6 +50,11 @@ using namespace clang::tooling;
 
 namespace gpuguard {
 namespace {
+
+/// The most the precompiled preambles may take on disk; the least recently
+/// used go first. A CUDA file's two preambles take about 16 MB with the
+/// toolkit's headers.
+constexpr uint64_t PreambleCacheBytes = uint64_t(2) << 30;
 
 /// What the command line says besides the options.
 struct CommandLine {
@@ -386,6 +392,32 @@ useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
   return Torch;
 }
 
+/// The hash of gpuguard's own executable (a rebuilt one may find other
+/// things), or "" when it cannot be read.
+std::string executableHash(const char *Argv0) {
+  std::string Executable = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&runGpuGuard));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Binary =
+      llvm::MemoryBuffer::getFile(Executable, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  return Binary ? ResultCache::contentHash((*Binary)->getBuffer()) : "";
+}
+
+/// Where the files' preambles are precompiled, unless --no-preamble; not
+/// for `gpuguard instrument`, whose copies are written from every directive.
+std::unique_ptr<frontend::PreambleCache> openPreambleCache(const char *Argv0,
+                                                           bool Instrumenting) {
+  if (options::NoPreamble || Instrumenting)
+    return nullptr;
+  std::string Directory = frontend::PreambleCache::defaultDirectory();
+  std::string Executable = executableHash(Argv0);
+  if (Directory.empty() || Executable.empty())
+    return nullptr;
+  return std::make_unique<frontend::PreambleCache>(
+      Directory, std::string(GPUGUARD_VERSION) + " " + Executable,
+      PreambleCacheBytes);
+}
+
 /// The result cache of a check run, unless --no-cache, and the part of
 /// each key that all files share: gpuguard's own executable (a rebuilt one
 /// may find other things), its LLVM, and the options outside each file's
@@ -416,17 +448,12 @@ openResultCache(const char *Argv0, bool &Failed) {
   }
   if (Stores.empty())
     return {};
-  std::string Executable = llvm::sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&runGpuGuard));
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Binary =
-      llvm::MemoryBuffer::getFile(Executable, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!Binary)
+  std::string Executable = executableHash(Argv0);
+  if (Executable.empty())
     return {};
   CacheUse Use;
   Use.RunKey = ResultCache::key(
-      {"gpuguard results", GPUGUARD_VERSION, LLVM_VERSION_STRING,
-       ResultCache::contentHash((*Binary)->getBuffer()),
+      {"gpuguard results", GPUGUARD_VERSION, LLVM_VERSION_STRING, Executable,
        options::FixNotes ? "fix-notes" : "", options::LineFilter,
        // A budget may cut a file short; --quiet leaves out set-up notes.
        std::to_string(options::Timeout.getValue()),
@@ -465,6 +492,9 @@ int runGpuGuard(int Argc, const char **Argv) {
     if (Failed)
       return UsageError;
   }
+  std::unique_ptr<frontend::PreambleCache> Preambles =
+      openPreambleCache(Argv0, Line.Instrumenting);
+  UseCache.Preambles = Preambles.get();
   bool NoFlagsGiven = options::BuildPath.getNumOccurrences() == 0 &&
                       (!Line.FixedDatabase || Line.BareDashDash);
   if (NoFlagsGiven && Line.FixedDatabase)

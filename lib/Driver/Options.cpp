@@ -214,6 +214,14 @@ cl::opt<std::string> RemoteCache(
              "Searched after --cache-dir, which keeps what it finds.\n"
              "Default: $GPUGUARD_REMOTE_CACHE."),
     cl::value_desc("url"), cl::cat(Category));
+cl::opt<bool> NoPreamble(
+    "no-preamble",
+    cl::desc("Parse each file in full. By default the directives at the\n"
+             "top of a file and the headers they include are parsed once\n"
+             "into a precompiled preamble, kept in\n"
+             "$XDG_CACHE_HOME/gpuguard/preambles and loaded by every later\n"
+             "parse of the same preamble with the same flags."),
+    cl::init(false), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache",
                       cl::desc("Check every file, neither reading nor "
                                "writing the result cache."),

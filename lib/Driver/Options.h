@@ -57,6 +57,7 @@ extern llvm::cl::opt<std::string> Shard;
 extern llvm::cl::opt<std::string> CacheDir;
 extern llvm::cl::opt<std::string> RemoteCache;
 extern llvm::cl::opt<bool> NoCache;
+extern llvm::cl::opt<bool> NoPreamble;
 extern llvm::cl::opt<std::string> OutputDirectory;
 extern llvm::cl::opt<instrument::InstrumentMode> InstrumentWhat;
 

@@ -115,7 +115,7 @@ public:
                 /*AllowEnablingAnalyzerAlphaCheckers=*/false,
                 /*EnableModuleHeadersParsing=*/false,
                 /*ExperimentalCustomChecks=*/false),
-        Runner(Context, Database, BaseFS, options::FixNotes),
+        Runner(Context, Database, BaseFS, options::FixNotes, Use.Preambles),
         Recorder(options::InstrumentWhat), Instrumenting(Instrumenting) {}
 
   /// Checks \p File on a thread of its own under crash recovery: a crash or

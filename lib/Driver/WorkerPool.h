@@ -13,6 +13,7 @@
 
 #include "Driver/Driver.h"
 #include "Driver/Messages.h"
+#include "Frontend/PreambleCache.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -51,6 +52,8 @@ class ResultCache;
 struct CacheUse {
   ResultCache *Cache = nullptr;
   std::string RunKey;
+  /// Where the files' precompiled preambles are kept, if anywhere.
+  frontend::PreambleCache *Preambles = nullptr;
 };
 
 /// The threads that check the files of a run.

@@ -1,0 +1,581 @@
+//===--- PreambleCache.cpp - Precompiled preambles kept on disk -----------===//
+
+#include "Frontend/PreambleCache.h"
+#include "Frontend/AtomicFile.h"
+#include "Frontend/TorchDiscovery.h"
+#include "clang/AST/DeclGroup.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/ASTReader.h"
+#include "clang/Serialization/ASTWriter.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+using namespace clang;
+
+namespace gpuguard::frontend {
+
+namespace {
+
+constexpr llvm::StringLiteral EntryHeader = "gpuguard-preamble 1";
+/// In place of the header's hash: the preamble did not build cleanly.
+constexpr llvm::StringLiteral UnusableMark = "unusable";
+
+std::string hexHash(llvm::StringRef Bytes) {
+  return llvm::utohexstr(llvm::xxh3_64bits(Bytes), /*LowerCase=*/true,
+                         /*Width=*/16);
+}
+
+/// A file the preamble read, as it was when the preamble was built.
+struct Dependency {
+  std::string Path;
+  uint64_t Size = 0;
+  int64_t ModifiedNs = 0;
+  std::string ContentHash;
+};
+
+/// Which files a precompiled preamble may serve.
+enum class PreambleScope {
+  /// Only the file it was built from: it defines a macro, has a condition
+  /// or another directive, whose locations must name that file.
+  OwnFile,
+  /// Files of the same directory that start with the same text: only
+  /// `#include` lines, some of them quoted (searched from the directory).
+  Directory,
+  /// Any file that starts with the same text: only `#include <...>` lines,
+  /// which the flags alone resolve.
+  AnyDirectory,
+};
+
+/// The `#include` lines of \p Preamble, trimmed, without its comments and
+/// blank lines: what a preamble that serves other files is keyed on, so
+/// that each file's own leading comment does not keep it from them.
+std::string includeLines(llvm::StringRef Preamble) {
+  std::string Lines;
+  llvm::SmallVector<llvm::StringRef> All;
+  Preamble.split(All, '\n');
+  for (llvm::StringRef Line : All) {
+    Line = Line.trim();
+    if (Line.starts_with("#"))
+      Lines += Line.str() + "\n";
+  }
+  return Lines;
+}
+
+/// Reads the directives of \p Preamble for the files its precompiled form
+/// may serve. Where it holds nothing but `#include` lines, no location in
+/// it is ever shown or looked into.
+PreambleScope scopeOf(llvm::StringRef Preamble, const LangOptions &LangOpts) {
+  // The lexer reads up to a terminating null.
+  std::string Text = Preamble.str();
+  Lexer Raw(SourceLocation(), LangOpts, Text.data(), Text.data(),
+            Text.data() + Text.size());
+  Raw.SetCommentRetentionState(false);
+  PreambleScope Scope = PreambleScope::AnyDirectory;
+  Token Tok;
+  enum { Other, AfterHash, AfterInclude } State = Other;
+  while (!Raw.LexFromRawLexer(Tok)) {
+    switch (State) {
+    case AfterHash:
+      if (!Tok.is(tok::raw_identifier) ||
+          !llvm::is_contained({"include", "include_next"},
+                              Tok.getRawIdentifier()))
+        return PreambleScope::OwnFile;
+      State = AfterInclude;
+      continue;
+    case AfterInclude:
+      if (!Tok.is(tok::less))
+        Scope = PreambleScope::Directory;
+      State = Other;
+      continue;
+    case Other:
+      if (Tok.is(tok::hash) && Tok.isAtStartOfLine())
+        State = AfterHash;
+      continue;
+    }
+  }
+  return State == Other ? Scope : PreambleScope::OwnFile;
+}
+
+/// The options of \p Invocation that decide its preamble: all of them but
+/// the main file's name where the entry serves other files.
+std::string flagsKey(const CompilerInvocation &Invocation,
+                     llvm::StringRef MainFile, bool SharedByDirectory) {
+  std::vector<std::string> Args = Invocation.getCC1CommandLine();
+  std::string Key;
+  llvm::StringRef MainName = path::filename(MainFile);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (SharedByDirectory) {
+      if (Args[I] == "-main-file-name" && I + 1 < Args.size()) {
+        ++I;
+        continue;
+      }
+      // The compilation unit's ID, from its path, names device-side
+      // statics in code generation; a parse does not use it.
+      if (Args[I] == MainFile || path::filename(Args[I]) == MainName ||
+          llvm::StringRef(Args[I]).starts_with("-cuid="))
+        continue;
+    }
+    Key += Args[I];
+    Key += '\0';
+  }
+  return Key;
+}
+
+/// Collects, while a preamble is built, its user declarations and the
+/// files it read, and decides which bodies to skip.
+class PreambleRecorder : public PreambleCallbacks {
+public:
+  void BeforeExecute(CompilerInstance &Compiler) override {
+    Sources = &Compiler.getSourceManager();
+  }
+
+  void HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (!inSystemHeader(D))
+        UserDecls.push_back(D);
+  }
+
+  bool shouldSkipFunctionBody(Decl *D) override { return inSystemHeader(D); }
+
+  void AfterPCHEmitted(ASTWriter &Writer) override {
+    for (const Decl *D : UserDecls)
+      if (!D->isInvalidDecl())
+        UserDeclIDs.push_back(Writer.getDeclID(D).getRawValue());
+  }
+
+  void AfterExecute(CompilerInstance &Compiler) override {
+    SourceManager &Sources = Compiler.getSourceManager();
+    OptionalFileEntryRef Main =
+        Sources.getFileEntryRefForID(Sources.getMainFileID());
+    for (auto It = Sources.fileinfo_begin(); It != Sources.fileinfo_end();
+         ++It) {
+      FileEntryRef File = It->first;
+      if (Main && File == *Main)
+        continue;
+      llvm::StringRef Real = File.getFileEntry().tryGetRealPathName();
+      Files.push_back(std::string(Real.empty() ? File.getName() : Real));
+    }
+  }
+
+  std::vector<uint64_t> UserDeclIDs;
+  std::vector<std::string> Files;
+
+private:
+  bool inSystemHeader(const Decl *D) const {
+    return Sources && Sources->isInSystemHeader(
+                          Sources->getExpansionLoc(D->getLocation()));
+  }
+
+  const SourceManager *Sources = nullptr;
+  std::vector<const Decl *> UserDecls;
+};
+
+/// Counts what building a preamble said; any warning or error makes it
+/// unusable, so that the file's own parse says it where it said it before.
+class DiagnosticCounter : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    if (Level >= DiagnosticsEngine::Warning)
+      ++Said;
+  }
+  unsigned Said = 0;
+};
+
+std::optional<Dependency> describe(llvm::StringRef Path, bool WithHash) {
+  fs::file_status Status;
+  if (fs::status(Path, Status) || !fs::is_regular_file(Status))
+    return std::nullopt;
+  Dependency Dep;
+  Dep.Path = Path.str();
+  Dep.Size = Status.getSize();
+  Dep.ModifiedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       Status.getLastModificationTime().time_since_epoch())
+                       .count();
+  if (WithHash) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!Buffer)
+      return std::nullopt;
+    Dep.ContentHash = hexHash((*Buffer)->getBuffer());
+  }
+  return Dep;
+}
+
+/// A dependency is unchanged when its size is and either its time of
+/// change or its content is (a checkout rewrites times, not bytes).
+bool unchanged(const Dependency &Recorded) {
+  std::optional<Dependency> Now = describe(Recorded.Path, /*WithHash=*/false);
+  if (!Now || Now->Size != Recorded.Size)
+    return false;
+  if (Now->ModifiedNs == Recorded.ModifiedNs)
+    return true;
+  std::optional<Dependency> Hashed = describe(Recorded.Path, /*WithHash=*/true);
+  return Hashed && Hashed->ContentHash == Recorded.ContentHash;
+}
+
+} // namespace
+
+struct PreambleCache::Entry {
+  std::string PchPath;
+  /// The precompiled header's bytes: Clang does not validate them.
+  std::string PchHash;
+  /// The file it was built from, and the size and hash of that file's
+  /// preamble, which Clang reads back where it shows a location in it.
+  std::string BuiltFrom;
+  uint64_t BuiltFromPreambleSize = 0;
+  std::string BuiltFromPreambleHash;
+  std::vector<Dependency> Dependencies;
+  bool usable() const { return PchHash != UnusableMark; }
+  std::vector<uint64_t> UserDeclIDs;
+
+  std::string serialise() const {
+    std::string Text = EntryHeader.str() + "\npch " + PchHash + "\nfrom " +
+                       std::to_string(BuiltFromPreambleSize) + " " +
+                       BuiltFromPreambleHash + " " + BuiltFrom + "\n";
+    Text += "decls";
+    for (uint64_t ID : UserDeclIDs)
+      Text += " " + std::to_string(ID);
+    Text += "\n";
+    for (const Dependency &Dep : Dependencies)
+      Text += "file " + std::to_string(Dep.Size) + " " +
+              std::to_string(Dep.ModifiedNs) + " " + Dep.ContentHash + " " +
+              Dep.Path + "\n";
+    return Text;
+  }
+
+  /// Anything unexpected makes the entry a miss, rebuilt and replaced.
+  static std::optional<Entry> parse(llvm::StringRef Text) {
+    llvm::SmallVector<llvm::StringRef> Lines;
+    Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    if (Lines.size() < 4 || Lines[0] != EntryHeader ||
+        !Lines[1].starts_with("pch ") || !Lines[2].starts_with("from ") ||
+        !Lines[3].starts_with("decls"))
+      return std::nullopt;
+    Entry Result;
+    Result.PchHash = Lines[1].drop_front(4).str();
+    llvm::SmallVector<llvm::StringRef, 3> From;
+    Lines[2].drop_front(5).split(From, ' ', /*MaxSplit=*/2);
+    if (From.size() != 3 ||
+        From[0].getAsInteger(10, Result.BuiltFromPreambleSize))
+      return std::nullopt;
+    Result.BuiltFromPreambleHash = From[1].str();
+    Result.BuiltFrom = From[2].str();
+    llvm::SmallVector<llvm::StringRef> IDs;
+    Lines[3].drop_front(5).split(IDs, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef ID : IDs) {
+      uint64_t Value = 0;
+      if (ID.getAsInteger(10, Value))
+        return std::nullopt;
+      Result.UserDeclIDs.push_back(Value);
+    }
+    for (llvm::StringRef Line : llvm::drop_begin(Lines, 4)) {
+      llvm::SmallVector<llvm::StringRef, 5> Fields;
+      Line.split(Fields, ' ', /*MaxSplit=*/4);
+      Dependency Dep;
+      if (Fields.size() != 5 || Fields[0] != "file" ||
+          Fields[1].getAsInteger(10, Dep.Size) ||
+          Fields[2].getAsInteger(10, Dep.ModifiedNs))
+        return std::nullopt;
+      Dep.ContentHash = Fields[3].str();
+      Dep.Path = Fields[4].str();
+      Result.Dependencies.push_back(std::move(Dep));
+    }
+    return Result;
+  }
+};
+
+PreambleCache::PreambleCache(std::string Directory, std::string ToolKey,
+                             uint64_t SizeLimit)
+    : Directory(std::move(Directory)), ToolKey(std::move(ToolKey)),
+      SizeLimit(SizeLimit) {}
+
+std::string PreambleCache::defaultDirectory() {
+  std::string Base = defaultCacheDir();
+  if (Base.empty())
+    return "";
+  llvm::SmallString<256> Dir(Base);
+  path::append(Dir, "preambles");
+  return std::string(Dir);
+}
+
+bool PreambleCache::holds(llvm::StringRef Path) const {
+  return !Directory.empty() && Path.starts_with(Directory) &&
+         path::parent_path(Path) == Directory;
+}
+
+std::optional<PreambleCache::Entry>
+PreambleCache::lookup(llvm::StringRef Key, llvm::vfs::FileSystem &FS) {
+  llvm::SmallString<256> EntryPath(Directory), PchPath(Directory);
+  path::append(EntryPath, Key + ".entry");
+  path::append(PchPath, Key + ".pch");
+  auto Text = llvm::MemoryBuffer::getFile(EntryPath, /*IsText=*/true);
+  if (!Text)
+    return std::nullopt;
+  std::optional<Entry> Found = Entry::parse((*Text)->getBuffer());
+  if (!Found)
+    return std::nullopt;
+  // A truncated or damaged header would fail the parse, not the lookup.
+  if (Found->usable()) {
+    auto Pch = llvm::MemoryBuffer::getFile(PchPath, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Pch || hexHash((*Pch)->getBuffer()) != Found->PchHash)
+      return std::nullopt;
+  }
+  // The precompiled preamble names the file it was built from, and Clang
+  // reads that file's preamble where it shows a location in it: it must
+  // still start with the same text.
+  auto From = FS.getBufferForFile(Found->BuiltFrom);
+  if (!From || (*From)->getBufferSize() < Found->BuiltFromPreambleSize ||
+      hexHash((*From)->getBuffer().take_front(Found->BuiltFromPreambleSize)) !=
+          Found->BuiltFromPreambleHash)
+    return std::nullopt;
+  if (!llvm::all_of(Found->Dependencies, unchanged))
+    return std::nullopt;
+  Found->PchPath = std::string(PchPath);
+  // Most recently used last to go.
+  int FD;
+  if (!fs::openFileForReadWrite(EntryPath, FD, fs::CD_OpenExisting,
+                                fs::OF_None)) {
+    fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  return Found;
+}
+
+std::optional<PreambleCache::Entry>
+PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
+                     const llvm::MemoryBuffer &MainFile, unsigned PreambleSize,
+                     bool EndsAtStartOfLine,
+                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                     std::shared_ptr<PCHContainerOperations> PCHOperations) {
+  if (fs::create_directories(Directory))
+    return std::nullopt;
+  auto Building = std::make_shared<CompilerInvocation>(Invocation);
+  Building->getFrontendOpts().SkipFunctionBodies = true;
+  DiagnosticCounter Counter;
+  IntrusiveRefCntPtr<DiagnosticsEngine> Diagnostics =
+      CompilerInstance::createDiagnostics(*FS, Building->getDiagnosticOpts(),
+                                          &Counter, /*ShouldOwnClient=*/false);
+  PreambleRecorder Recorder;
+  llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
+      *Building, &MainFile, PreambleBounds(PreambleSize, EndsAtStartOfLine),
+      Diagnostics, FS, std::move(PCHOperations), /*StoreInMemory=*/false,
+      Directory, Recorder);
+  if (!Built)
+    return std::nullopt;
+
+  Entry Result;
+  Result.BuiltFrom = MainFile.getBufferIdentifier().str();
+  Result.BuiltFromPreambleSize = PreambleSize;
+  Result.BuiltFromPreambleHash =
+      hexHash(MainFile.getBuffer().take_front(PreambleSize));
+  Result.UserDeclIDs = std::move(Recorder.UserDeclIDs);
+  llvm::sort(Recorder.Files);
+  Recorder.Files.erase(llvm::unique(Recorder.Files), Recorder.Files.end());
+  for (const std::string &File : Recorder.Files) {
+    std::optional<Dependency> Dep = describe(File, /*WithHash=*/true);
+    if (!Dep)
+      return std::nullopt;
+    Result.Dependencies.push_back(std::move(*Dep));
+  }
+  llvm::SmallString<256> EntryPath(Directory), PchPath(Directory);
+  path::append(EntryPath, Key + ".entry");
+  path::append(PchPath, Key + ".pch");
+
+  // Kept as unusable while its headers do not change, so that later runs
+  // do not build it again only to parse the file in full.
+  if (Counter.Said) {
+    Result.PchHash = UnusableMark.str();
+    writeAtomically(EntryPath, Result.serialise());
+    return Result;
+  }
+
+  // Where Clang wrote it: a temporary file it removes with the preamble.
+  CompilerInvocation Probe(Invocation);
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> ProbeFS = FS;
+  std::unique_ptr<llvm::MemoryBuffer> Unused =
+      llvm::MemoryBuffer::getMemBuffer("");
+  Built->OverridePreamble(Probe, ProbeFS, Unused.get());
+  std::string Temporary = Probe.getPreprocessorOpts().ImplicitPCHInclude;
+  Probe.getPreprocessorOpts().clearRemappedFiles();
+  auto Pch = llvm::MemoryBuffer::getFile(Temporary, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Pch)
+    return std::nullopt;
+  Result.PchHash = hexHash((*Pch)->getBuffer());
+  Pch->reset();
+
+  // The precompiled header first, then the entry that names it: a reader
+  // that finds the entry finds its header whole.
+  llvm::SmallString<256> Staged;
+  fs::createUniquePath(PchPath + "-%%%%%%%%.tmp", Staged,
+                       /*MakeAbsolute=*/false);
+  if (fs::create_hard_link(Temporary, Staged) &&
+      fs::copy_file(Temporary, Staged))
+    return std::nullopt;
+  if (fs::rename(Staged, PchPath)) {
+    fs::remove(Staged);
+    return std::nullopt;
+  }
+  if (writeAtomically(EntryPath, Result.serialise()))
+    return std::nullopt;
+  Result.PchPath = std::string(PchPath);
+  evict(EntryPath);
+  return Result;
+}
+
+void PreambleCache::evict(llvm::StringRef Keep) {
+  struct Stored {
+    std::string Entry;
+    uint64_t Size;
+    llvm::sys::TimePoint<> Used;
+  };
+  std::vector<Stored> Entries;
+  uint64_t Total = 0;
+  std::error_code EC;
+  for (fs::directory_iterator It(Directory, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Name = It->path();
+    if (!Name.ends_with(".entry")) {
+      // What a run that was killed while it built a preamble left.
+      fs::file_status Status;
+      llvm::StringRef Stem = path::stem(Name);
+      bool EntryPch = Name.ends_with(".pch") && Stem.size() == 16 &&
+                      llvm::all_of(Stem, llvm::isHexDigit);
+      if (!EntryPch && !fs::status(Name, Status) &&
+          Status.getLastModificationTime() <
+              std::chrono::system_clock::now() - std::chrono::hours(1))
+        fs::remove(Name);
+      continue;
+    }
+    fs::file_status EntryStatus, PchStatus;
+    std::string Pch = (Name.drop_back(6) + ".pch").str();
+    if (fs::status(Name, EntryStatus))
+      continue;
+    uint64_t Size = EntryStatus.getSize();
+    if (!fs::status(Pch, PchStatus))
+      Size += PchStatus.getSize();
+    Total += Size;
+    Entries.push_back(
+        {Name.str(), Size, EntryStatus.getLastModificationTime()});
+  }
+  if (Total <= SizeLimit)
+    return;
+  llvm::sort(Entries,
+             [](const Stored &A, const Stored &B) { return A.Used < B.Used; });
+  // A lookup touches its entry first, so one another run is about to load
+  // is among the last to go.
+  for (const Stored &Old : Entries) {
+    if (Total <= SizeLimit * 3 / 4)
+      break;
+    if (Old.Entry == Keep)
+      continue;
+    // The entry first: without it the header is never read.
+    fs::remove(Old.Entry);
+    fs::remove(llvm::StringRef(Old.Entry).drop_back(6).str() + ".pch");
+    Total -= Old.Size;
+  }
+}
+
+std::optional<PreambleUse>
+PreambleCache::attach(CompilerInvocation &Invocation,
+                      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                      std::shared_ptr<PCHContainerOperations> PCHOperations) {
+  PreprocessorOptions &PPOpts = Invocation.getPreprocessorOpts();
+  const FrontendOptions &FrontendOpts = Invocation.getFrontendOpts();
+  if (Directory.empty() || FrontendOpts.Inputs.size() != 1 ||
+      !FrontendOpts.Inputs[0].isFile() || !PPOpts.ImplicitPCHInclude.empty() ||
+      PPOpts.PrecompiledPreambleBytes.first != 0)
+    return std::nullopt;
+  llvm::SmallString<256> MainPath(FrontendOpts.Inputs[0].getFile());
+  if (FS->makeAbsolute(MainPath))
+    return std::nullopt;
+  auto MainFile = FS->getBufferForFile(MainPath);
+  if (!MainFile)
+    return std::nullopt;
+  // Named by its absolute path: that is what the preamble records.
+  std::unique_ptr<llvm::MemoryBuffer> Main =
+      llvm::MemoryBuffer::getMemBufferCopy((*MainFile)->getBuffer(), MainPath);
+  PreambleBounds Bounds =
+      ComputePreambleBounds(Invocation.getLangOpts(), *Main, /*MaxLines=*/0);
+  // Without directives or headers the compiler includes first (CUDA's
+  // wrappers), a precompiled preamble would hold only the builtins.
+  if (Bounds.Size == 0 && PPOpts.Includes.empty())
+    return std::nullopt;
+  llvm::StringRef Preamble = Main->getBuffer().take_front(Bounds.Size);
+
+  // The working directory resolves relative include paths of the flags.
+  PreambleScope Scope = scopeOf(Preamble, Invocation.getLangOpts());
+  llvm::ErrorOr<std::string> WorkingDirectory =
+      FS->getCurrentWorkingDirectory();
+  std::string KeyText = ToolKey + '\0' + CLANG_VERSION_STRING + '\0' +
+                        (WorkingDirectory ? *WorkingDirectory : "") + '\0' +
+                        std::to_string(Bounds.PreambleEndsAtStartOfLine) + '\0';
+  // A preamble of the file's own is its bytes; one that serves others is
+  // its #include lines, whatever the comments around them.
+  if (Scope == PreambleScope::OwnFile)
+    KeyText += Preamble.str() + '\0' + MainPath.str().str();
+  else if (Scope == PreambleScope::Directory)
+    KeyText +=
+        includeLines(Preamble) + '\0' + path::parent_path(MainPath).str();
+  else
+    KeyText += includeLines(Preamble);
+  KeyText +=
+      '\0' + flagsKey(Invocation, MainPath, Scope != PreambleScope::OwnFile);
+  std::string Key = hexHash(KeyText);
+
+  std::optional<Entry> Found = lookup(Key, *FS);
+  if (!Found)
+    Found = build(Invocation, Key, *Main, Bounds.Size,
+                  Bounds.PreambleEndsAtStartOfLine, FS, PCHOperations);
+  if (!Found || !Found->usable())
+    return std::nullopt;
+  PreambleUse Use;
+  for (Dependency &Dep : Found->Dependencies)
+    Use.Dependencies.push_back(std::move(Dep.Path));
+  Use.UserDeclIDs = std::move(Found->UserDeclIDs);
+
+  // What PrecompiledPreamble::AddImplicitPreamble sets, for a header that
+  // outlives this process.
+  PPOpts.PrecompiledPreambleBytes = {Bounds.Size,
+                                     Bounds.PreambleEndsAtStartOfLine};
+  PPOpts.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  PPOpts.UsePredefines = false;
+  PPOpts.ImplicitPCHInclude = Found->PchPath;
+  return Use;
+}
+
+std::vector<Decl *> preambleDecls(CompilerInstance &Compiler,
+                                  llvm::ArrayRef<uint64_t> UserDeclIDs) {
+  std::vector<Decl *> Decls;
+  IntrusiveRefCntPtr<ASTReader> Reader = Compiler.getASTReader();
+  if (!Reader || UserDeclIDs.empty())
+    return Decls;
+  serialization::ModuleFile &Preamble =
+      Reader->getModuleManager().getPrimaryModule();
+  for (uint64_t ID : UserDeclIDs)
+    if (Decl *D = Reader->GetLocalDecl(
+            Preamble,
+            LocalDeclID::get(*Reader, Preamble, LocalDeclID::DeclID(ID))))
+      Decls.push_back(D);
+  return Decls;
+}
+
+} // namespace gpuguard::frontend

@@ -1,0 +1,13 @@
+// A macro defined in the preamble: this file's preamble is its own.
+#include <cuda_runtime.h>
+#define THREADS 128
+#define INDEX(b, t) ((b) * THREADS + (t))
+
+__global__ void shift(float *data, int n) {
+  int i = INDEX(blockIdx.x, threadIdx.x);
+  data[i] += 1.0f;
+}
+
+void launch(float *data, int n) {
+  shift<<<(n + THREADS - 1) / THREADS, THREADS>>>(data, n);
+}

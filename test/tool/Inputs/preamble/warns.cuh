@@ -1,0 +1,3 @@
+// A header that warns: a preamble holding it is not used.
+#pragma once
+#warning "warns.cuh is deprecated"
