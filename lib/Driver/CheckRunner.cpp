@@ -36,9 +36,8 @@ namespace {
 /// precompiled preamble come first, as they came first in the file.
 class UserCodeScope : public ASTConsumer {
 public:
-  UserCodeScope(CompilerInstance &Compiler,
-                llvm::ArrayRef<uint64_t> PreambleDeclIDs)
-      : Compiler(Compiler), PreambleDeclIDs(PreambleDeclIDs) {}
+  UserCodeScope(CompilerInstance &Compiler, const frontend::PreambleUse &Use)
+      : Compiler(Compiler), Preamble(Use) {}
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     const SourceManager &Sources = Compiler.getSourceManager();
@@ -53,15 +52,16 @@ public:
   void HandleInterestingDecl(DeclGroupRef) override {}
 
   void HandleTranslationUnit(ASTContext &Context) override {
+    frontend::sayPreambleDiagnostics(Compiler, Preamble.Diagnostics);
     std::vector<Decl *> Scope =
-        frontend::preambleDecls(Compiler, PreambleDeclIDs);
+        frontend::preambleDecls(Compiler, Preamble.UserDeclIDs);
     llvm::append_range(Scope, UserDecls);
     Context.setTraversalScope(Scope);
   }
 
 private:
   CompilerInstance &Compiler;
-  llvm::ArrayRef<uint64_t> PreambleDeclIDs;
+  const frontend::PreambleUse &Preamble;
   std::vector<Decl *> UserDecls;
 };
 
@@ -152,6 +152,23 @@ private:
   unsigned OtherErrors = 0;
 };
 
+/// Whether a glob of \p Checks may enable a compiler warning
+/// (clang-diagnostic-*): then it may be shown, and a preamble that warns is
+/// not used, so that the file's own parse shows it with its macro notes.
+bool enablesCompilerWarnings(llvm::StringRef Checks) {
+  llvm::SmallVector<llvm::StringRef> Globs;
+  Checks.split(Globs, ',', -1, /*KeepEmpty=*/false);
+  constexpr llvm::StringLiteral Prefix = "clang-diagnostic-";
+  return llvm::any_of(Globs, [&](llvm::StringRef Glob) {
+    Glob = Glob.trim();
+    if (Glob.empty() || Glob.starts_with("-"))
+      return false;
+    llvm::StringRef Literal = Glob.take_until(
+        [](char C) { return C == '*' || C == '?' || C == '['; });
+    return Prefix.starts_with(Literal) || Literal.starts_with(Prefix);
+  });
+}
+
 class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(ClangTidyContext &Context,
@@ -162,7 +179,7 @@ public:
         Preambles(Preambles), Dependencies(Dependencies) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(ConsumerFactory, Context, PreambleDeclIDs);
+    return std::make_unique<Action>(ConsumerFactory, Context, Preamble);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -173,14 +190,19 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     // No "N warnings generated" per side: findings are printed once, merged.
     Invocation->getDiagnosticOpts().ShowCarets = false;
-    PreambleDeclIDs.clear();
+    Preamble = {};
     // Not for `gpuguard instrument`: its copies need every directive seen.
-    if (Preambles && !instrument::Recorder::active())
+    if (Preambles && !instrument::Recorder::active() &&
+        Invocation->getFrontendOpts().Inputs.size() == 1) {
+      ClangTidyOptions Options = Context.getOptionsForFile(
+          Invocation->getFrontendOpts().Inputs[0].getFile());
       if (std::optional<frontend::PreambleUse> Use = Preambles->attach(
-              *Invocation, Files->getVirtualFileSystemPtr(), PCHContainerOps)) {
+              *Invocation, Files->getVirtualFileSystemPtr(), PCHContainerOps,
+              enablesCompilerWarnings(Options.Checks.value_or("")))) {
         llvm::append_range(Dependencies, Use->Dependencies);
-        PreambleDeclIDs = std::move(Use->UserDeclIDs);
+        Preamble = std::move(*Use);
       }
+    }
     return FrontendActionFactory::runInvocation(
         std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
   }
@@ -189,9 +211,8 @@ private:
   class Action : public ASTFrontendAction {
   public:
     Action(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context,
-           llvm::ArrayRef<uint64_t> PreambleDeclIDs)
-        : Factory(Factory), Context(Context), PreambleDeclIDs(PreambleDeclIDs) {
-    }
+           const frontend::PreambleUse &Preamble)
+        : Factory(Factory), Context(Context), Preamble(Preamble) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                    StringRef File) override {
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
@@ -202,8 +223,7 @@ private:
                                              Compiler.getSourceManager()));
       }
       // First, so that the checks' matchers see the narrowed scope.
-      Consumers.push_back(
-          std::make_unique<UserCodeScope>(Compiler, PreambleDeclIDs));
+      Consumers.push_back(std::make_unique<UserCodeScope>(Compiler, Preamble));
       {
         MatchersWithoutHeaderFilter Scope;
         Consumers.push_back(Factory.createASTConsumer(Compiler, File));
@@ -216,7 +236,7 @@ private:
   private:
     ClangTidyASTConsumerFactory &Factory;
     ClangTidyContext &Context;
-    llvm::ArrayRef<uint64_t> PreambleDeclIDs;
+    const frontend::PreambleUse &Preamble;
   };
 
   ClangTidyASTConsumerFactory ConsumerFactory;
@@ -224,7 +244,8 @@ private:
   frontend::PreambleCache *Preambles;
   /// The headers of the preamble a parse loaded, which it never opens.
   std::vector<std::string> &Dependencies;
-  std::vector<uint64_t> PreambleDeclIDs;
+  /// What the parse under way takes from its precompiled preamble.
+  frontend::PreambleUse Preamble;
 };
 
 /// One compile command of one file: CUDA files are parsed once per side,

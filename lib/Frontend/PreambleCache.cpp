@@ -186,16 +186,42 @@ private:
   std::vector<const Decl *> UserDecls;
 };
 
-/// Counts what building a preamble said; any warning or error makes it
+/// Keeps what building a preamble said. Warnings and notes are stored with
+/// it and said again by every parse that loads it; an error makes it
 /// unusable, so that the file's own parse says it where it said it before.
-class DiagnosticCounter : public DiagnosticConsumer {
+class DiagnosticRecorder : public DiagnosticConsumer {
 public:
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
-    if (Level >= DiagnosticsEngine::Warning)
-      ++Said;
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level >= DiagnosticsEngine::Error) {
+      Failed = true;
+      return;
+    }
+    if (Level < DiagnosticsEngine::Note)
+      return;
+    PreambleDiagnostic Said;
+    Said.Level = unsigned(Level);
+    Said.ID = Info.getID();
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    Said.Message = std::string(Message);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &Sources = Info.getSourceManager();
+      PresumedLoc Where =
+          Sources.getPresumedLoc(Sources.getExpansionLoc(Info.getLocation()),
+                                 /*UseLineDirectives=*/false);
+      if (Where.isValid()) {
+        Said.File = Where.getFilename();
+        Said.Line = Where.getLine();
+        Said.Column = Where.getColumn();
+      }
+    }
+    Diagnostics.push_back(std::move(Said));
   }
-  unsigned Said = 0;
+
+  bool Failed = false;
+  std::vector<PreambleDiagnostic> Diagnostics;
 };
 
 std::optional<Dependency> describe(llvm::StringRef Path, bool WithHash) {
@@ -242,6 +268,7 @@ struct PreambleCache::Entry {
   uint64_t BuiltFromPreambleSize = 0;
   std::string BuiltFromPreambleHash;
   std::vector<Dependency> Dependencies;
+  std::vector<PreambleDiagnostic> Diagnostics;
   bool usable() const { return PchHash != UnusableMark; }
   std::vector<uint64_t> UserDeclIDs;
 
@@ -253,6 +280,13 @@ struct PreambleCache::Entry {
     for (uint64_t ID : UserDeclIDs)
       Text += " " + std::to_string(ID);
     Text += "\n";
+    // Hex, so that a message or a path may hold any character.
+    for (const PreambleDiagnostic &Said : Diagnostics)
+      Text += "diag " + std::to_string(Said.Level) + " " +
+              std::to_string(Said.ID) + " " + std::to_string(Said.Line) + " " +
+              std::to_string(Said.Column) + " " +
+              llvm::toHex(Said.File, /*LowerCase=*/true) + " " +
+              llvm::toHex(Said.Message, /*LowerCase=*/true) + "\n";
     for (const Dependency &Dep : Dependencies)
       Text += "file " + std::to_string(Dep.Size) + " " +
               std::to_string(Dep.ModifiedNs) + " " + Dep.ContentHash + " " +
@@ -286,6 +320,23 @@ struct PreambleCache::Entry {
       Result.UserDeclIDs.push_back(Value);
     }
     for (llvm::StringRef Line : llvm::drop_begin(Lines, 4)) {
+      if (Line.starts_with("diag ")) {
+        llvm::SmallVector<llvm::StringRef, 7> Fields;
+        Line.split(Fields, ' ', -1, /*KeepEmpty=*/true);
+        PreambleDiagnostic Said;
+        std::string File, Message;
+        if (Fields.size() != 7 || Fields[1].getAsInteger(10, Said.Level) ||
+            Fields[2].getAsInteger(10, Said.ID) ||
+            Fields[3].getAsInteger(10, Said.Line) ||
+            Fields[4].getAsInteger(10, Said.Column) ||
+            !llvm::tryGetFromHex(Fields[5], File) ||
+            !llvm::tryGetFromHex(Fields[6], Message))
+          return std::nullopt;
+        Said.File = std::move(File);
+        Said.Message = std::move(Message);
+        Result.Diagnostics.push_back(std::move(Said));
+        continue;
+      }
       llvm::SmallVector<llvm::StringRef, 5> Fields;
       Line.split(Fields, ' ', /*MaxSplit=*/4);
       Dependency Dep;
@@ -369,10 +420,10 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
     return std::nullopt;
   auto Building = std::make_shared<CompilerInvocation>(Invocation);
   Building->getFrontendOpts().SkipFunctionBodies = true;
-  DiagnosticCounter Counter;
+  DiagnosticRecorder Said;
   IntrusiveRefCntPtr<DiagnosticsEngine> Diagnostics =
       CompilerInstance::createDiagnostics(*FS, Building->getDiagnosticOpts(),
-                                          &Counter, /*ShouldOwnClient=*/false);
+                                          &Said, /*ShouldOwnClient=*/false);
   PreambleRecorder Recorder;
   llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
       *Building, &MainFile, PreambleBounds(PreambleSize, EndsAtStartOfLine),
@@ -399,9 +450,10 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
   path::append(EntryPath, Key + ".entry");
   path::append(PchPath, Key + ".pch");
 
-  // Kept as unusable while its headers do not change, so that later runs
-  // do not build it again only to parse the file in full.
-  if (Counter.Said) {
+  // An error: kept as unusable while its headers do not change, so that
+  // later runs do not build it again only to parse the file in full.
+  Result.Diagnostics = std::move(Said.Diagnostics);
+  if (Said.Failed) {
     Result.PchHash = UnusableMark.str();
     writeAtomically(EntryPath, Result.serialise());
     return Result;
@@ -497,7 +549,8 @@ void PreambleCache::evict(llvm::StringRef Keep) {
 std::optional<PreambleUse>
 PreambleCache::attach(CompilerInvocation &Invocation,
                       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-                      std::shared_ptr<PCHContainerOperations> PCHOperations) {
+                      std::shared_ptr<PCHContainerOperations> PCHOperations,
+                      bool CompilerWarningsShown) {
   PreprocessorOptions &PPOpts = Invocation.getPreprocessorOpts();
   const FrontendOptions &FrontendOpts = Invocation.getFrontendOpts();
   if (Directory.empty() || FrontendOpts.Inputs.size() != 1 ||
@@ -547,7 +600,12 @@ PreambleCache::attach(CompilerInvocation &Invocation,
                   Bounds.PreambleEndsAtStartOfLine, FS, PCHOperations);
   if (!Found || !Found->usable())
     return std::nullopt;
+  // Said again by this parse; where they would be shown, the parse of the
+  // file itself says them, with their macro expansions.
+  if (!Found->Diagnostics.empty() && CompilerWarningsShown)
+    return std::nullopt;
   PreambleUse Use;
+  Use.Diagnostics = std::move(Found->Diagnostics);
   for (Dependency &Dep : Found->Dependencies)
     Use.Dependencies.push_back(std::move(Dep.Path));
   Use.UserDeclIDs = std::move(Found->UserDeclIDs);
@@ -576,6 +634,23 @@ std::vector<Decl *> preambleDecls(CompilerInstance &Compiler,
             LocalDeclID::get(*Reader, Preamble, LocalDeclID::DeclID(ID))))
       Decls.push_back(D);
   return Decls;
+}
+
+void sayPreambleDiagnostics(CompilerInstance &Compiler,
+                            llvm::ArrayRef<PreambleDiagnostic> Diagnostics) {
+  SourceManager &Sources = Compiler.getSourceManager();
+  DiagnosticsEngine &Engine = Compiler.getDiagnostics();
+  for (const PreambleDiagnostic &Said : Diagnostics) {
+    FullSourceLoc Where;
+    if (!Said.File.empty())
+      if (OptionalFileEntryRef File =
+              Compiler.getFileManager().getOptionalFileRef(Said.File))
+        Where = FullSourceLoc(
+            Sources.translateFileLineCol(*File, Said.Line, Said.Column),
+            Sources);
+    Engine.Report(StoredDiagnostic(DiagnosticsEngine::Level(Said.Level),
+                                   Said.ID, Said.Message, Where, {}, {}));
+  }
 }
 
 } // namespace gpuguard::frontend

@@ -13,9 +13,10 @@
 /// Function bodies in system headers are skipped while a preamble is
 /// built: no check looks into them. Bodies in the user's own headers are
 /// kept, and their top-level declarations are listed in the entry so that
-/// the checks traverse them as when the headers were parsed in full. A
-/// preamble that does not build without a diagnostic is not kept: the file
-/// is parsed in full, and reports what it reported before.
+/// the checks traverse them as when the headers were parsed in full. What
+/// building it said is kept too, and said again by each parse that loads
+/// it. A preamble with an error is not used: the file is parsed in full,
+/// and reports what it reported before.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,17 @@ class PCHContainerOperations;
 
 namespace gpuguard::frontend {
 
+/// A warning or note said while a preamble was built, at its file, line
+/// and column (of the macro's expansion, where it is in one).
+struct PreambleDiagnostic {
+  unsigned Level = 0;
+  unsigned ID = 0;
+  std::string Message;
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+};
+
 /// What a parse took from a precompiled preamble.
 struct PreambleUse {
   /// Every file the preamble read, absolute: a parse that loads it depends
@@ -48,6 +60,8 @@ struct PreambleUse {
   /// The preamble's top-level declarations outside system headers, as IDs
   /// local to its precompiled header.
   std::vector<uint64_t> UserDeclIDs;
+  /// What building it said, to be said again by the parse.
+  std::vector<PreambleDiagnostic> Diagnostics;
 };
 
 /// Precompiled preambles in one directory; safe to use from several
@@ -66,11 +80,13 @@ public:
   /// building and storing it first when none is stored for this preamble,
   /// these flags and these headers. Leaves \p Invocation unchanged and
   /// returns nothing when the file has no preamble, already loads a
-  /// precompiled header, or its preamble does not build cleanly.
+  /// precompiled header, or its preamble has an error; also when it warns
+  /// and \p CompilerWarningsShown (a clang-diagnostic-* check enabled).
   std::optional<PreambleUse>
   attach(clang::CompilerInvocation &Invocation,
          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-         std::shared_ptr<clang::PCHContainerOperations> PCHOperations);
+         std::shared_ptr<clang::PCHContainerOperations> PCHOperations,
+         bool CompilerWarningsShown);
 
   /// Whether \p Path is one of this cache's files.
   bool holds(llvm::StringRef Path) const;
@@ -92,6 +108,12 @@ private:
   std::string ToolKey;
   uint64_t SizeLimit;
 };
+
+/// Says again, through \p Compiler's diagnostics, what building the
+/// preamble it loaded said: the filters, NOLINT and the counts of what is
+/// left out then treat them as a parse of the whole file would.
+void sayPreambleDiagnostics(clang::CompilerInstance &Compiler,
+                            llvm::ArrayRef<PreambleDiagnostic> Diagnostics);
 
 /// The declarations \p UserDeclIDs names in the precompiled preamble that
 /// \p Compiler loaded, deserialised.

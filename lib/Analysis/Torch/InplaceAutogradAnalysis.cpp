@@ -585,8 +585,12 @@ HelperGrad Model::summariseHelper(const FunctionDecl &Callee) const {
         }
         EverySaved &= SavingOp != nullptr;
         if (!Returned) {
-          Returned = HelperGrad{Info.RequiresGrad, Info.Leaf, Info.Origin,
-                                SavingOp, SavingName};
+          Returned.emplace();
+          Returned->RequiresGrad = Info.RequiresGrad;
+          Returned->Leaf = Info.Leaf;
+          Returned->Origin = Info.Origin;
+          Returned->SavingOp = SavingOp;
+          Returned->SavingName = SavingName;
         } else {
           Returned->RequiresGrad &= Info.RequiresGrad;
           Returned->Leaf &= Info.Leaf;

@@ -65,7 +65,8 @@ protected:
     std::shared_ptr<clang::CompilerInvocation> Invocation =
         invocation(Relative, std::move(Extra));
     return Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                         std::make_shared<clang::PCHContainerOperations>());
+                         std::make_shared<clang::PCHContainerOperations>(),
+                         /*CompilerWarningsShown=*/false);
   }
 
   /// The precompiled headers and entries in the directory.
@@ -94,7 +95,8 @@ TEST_F(PreambleCacheTest, BuildsOnceAndLoadsAfterwards) {
   std::shared_ptr<clang::CompilerInvocation> Cold = invocation("src/a.cpp");
   std::optional<PreambleUse> First =
       Cache->attach(*Cold, llvm::vfs::getRealFileSystem(),
-                    std::make_shared<clang::PCHContainerOperations>());
+                    std::make_shared<clang::PCHContainerOperations>(),
+                    /*CompilerWarningsShown=*/false);
   ASSERT_TRUE(First);
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
   fs::UniqueID Built;
@@ -109,7 +111,8 @@ TEST_F(PreambleCacheTest, BuildsOnceAndLoadsAfterwards) {
   std::shared_ptr<clang::CompilerInvocation> Again = invocation("src/a.cpp");
   std::optional<PreambleUse> Second =
       Cache->attach(*Again, llvm::vfs::getRealFileSystem(),
-                    std::make_shared<clang::PCHContainerOperations>());
+                    std::make_shared<clang::PCHContainerOperations>(),
+                    /*CompilerWarningsShown=*/false);
   ASSERT_TRUE(Second);
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
   const clang::PreprocessorOptions &Options = Again->getPreprocessorOpts();
@@ -166,14 +169,35 @@ TEST_F(PreambleCacheTest, AChangedHeaderBuildsItAgain) {
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
 }
 
-TEST_F(PreambleCacheTest, APreambleThatWarnsIsNotUsed) {
+TEST_F(PreambleCacheTest, APreambleThatWarnsKeepsWhatItSaid) {
   write("src/old.h", "#warning \"old.h is deprecated\"\n");
   write("src/a.cpp", "#include \"old.h\"\nint a() { return 1; }\n");
+  for (int Run = 0; Run < 2; ++Run) {
+    std::optional<PreambleUse> Use = attach("src/a.cpp");
+    ASSERT_TRUE(Use);
+    ASSERT_EQ(Use->Diagnostics.size(), 1u);
+    EXPECT_EQ(Use->Diagnostics[0].Message, "\"old.h is deprecated\"");
+    EXPECT_EQ(Use->Diagnostics[0].File, path("src/old.h"));
+    EXPECT_EQ(Use->Diagnostics[0].Line, 1u);
+    EXPECT_EQ(Use->Diagnostics[0].Column, 2u);
+  }
+  EXPECT_EQ(stored(), std::make_pair(1u, 1u));
+  // Where compiler warnings may be shown, the file's own parse says it.
   std::shared_ptr<clang::CompilerInvocation> Invocation =
       invocation("src/a.cpp");
-  EXPECT_FALSE(
-      Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                    std::make_shared<clang::PCHContainerOperations>()));
+  EXPECT_FALSE(Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
+                             std::make_shared<clang::PCHContainerOperations>(),
+                             /*CompilerWarningsShown=*/true));
+  EXPECT_TRUE(Invocation->getPreprocessorOpts().ImplicitPCHInclude.empty());
+}
+
+TEST_F(PreambleCacheTest, APreambleWithAnErrorIsNotUsed) {
+  write("src/a.cpp", "#include \"missing.h\"\nint a() { return 1; }\n");
+  std::shared_ptr<clang::CompilerInvocation> Invocation =
+      invocation("src/a.cpp");
+  EXPECT_FALSE(Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
+                             std::make_shared<clang::PCHContainerOperations>(),
+                             /*CompilerWarningsShown=*/false));
   EXPECT_TRUE(Invocation->getPreprocessorOpts().ImplicitPCHInclude.empty());
   // Remembered, without a header, so that the next run does not build it.
   EXPECT_EQ(stored(), std::make_pair(0u, 1u));
@@ -196,7 +220,8 @@ TEST_F(PreambleCacheTest, AnUnwritableDirectoryIsAMiss) {
       invocation("src/a.cpp");
   EXPECT_FALSE(
       Unwritable.attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                        std::make_shared<clang::PCHContainerOperations>()));
+                        std::make_shared<clang::PCHContainerOperations>(),
+                        /*CompilerWarningsShown=*/false));
   EXPECT_TRUE(Invocation->getPreprocessorOpts().ImplicitPCHInclude.empty());
 }
 
@@ -207,9 +232,9 @@ TEST_F(PreambleCacheTest, TheLeastRecentlyUsedGoFirst) {
     write(File, std::string("#define FILE_") + File[4] +
                     "\n#include \"shapes.h\"\nint f();\n");
     std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(File);
-    ASSERT_TRUE(
-        Small.attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                     std::make_shared<clang::PCHContainerOperations>()));
+    ASSERT_TRUE(Small.attach(*Invocation, llvm::vfs::getRealFileSystem(),
+                             std::make_shared<clang::PCHContainerOperations>(),
+                             /*CompilerWarningsShown=*/false));
   }
   // Each store over the limit drops all but what it just stored.
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
