@@ -49,22 +49,62 @@ struct Dependency {
   std::string ContentHash;
 };
 
-/// Which files a precompiled preamble may serve.
+/// Which files a precompiled preamble may serve. A preamble is only
+/// `#include` lines, so no location in it is ever shown or looked into.
 enum class PreambleScope {
-  /// Only the file it was built from: it defines a macro, has a condition
-  /// or another directive, whose locations must name that file.
-  OwnFile,
-  /// Files of the same directory that start with the same text: only
-  /// `#include` lines, some of them quoted (searched from the directory).
+  /// Files of the same directory: some of its includes are quoted, and
+  /// searched from there first.
   Directory,
-  /// Any file that starts with the same text: only `#include <...>` lines,
-  /// which the flags alone resolve.
+  /// Any file: only `#include <...>` lines, which the flags alone resolve.
   AnyDirectory,
 };
 
+/// The leading run of `#include` lines of a file.
+struct IncludeRun {
+  /// Up to the start of the line after the last of them.
+  size_t Size = 0;
+  PreambleScope Scope = PreambleScope::AnyDirectory;
+};
+
+/// The run of `#include` lines (and comments) that \p Preamble, the
+/// directives Clang found at the top of a file, starts with. It stops at
+/// any other directive: a macro defined there would be shown at a location
+/// of the file the preamble was built from.
+IncludeRun leadingIncludes(llvm::StringRef Preamble,
+                           const LangOptions &LangOpts) {
+  // The lexer reads up to a terminating null.
+  std::string Text = Preamble.str();
+  IncludeRun Run;
+  while (true) {
+    Lexer Raw(SourceLocation(), LangOpts, Text.data(), Text.data() + Run.Size,
+              Text.data() + Text.size());
+    Raw.SetCommentRetentionState(false);
+    Token Hash, Directive, Name;
+    Raw.LexFromRawLexer(Hash);
+    if (!Hash.is(tok::hash) || !Hash.isAtStartOfLine())
+      return Run;
+    Raw.LexFromRawLexer(Directive);
+    if (!Directive.is(tok::raw_identifier) ||
+        !llvm::is_contained({"include", "include_next"},
+                            Directive.getRawIdentifier()))
+      return Run;
+    Raw.LexFromRawLexer(Name);
+    size_t After = Raw.getBufferLocation() - Text.data();
+    size_t LineEnd = Text.find('\n', After);
+    llvm::StringRef Rest = llvm::StringRef(Text).slice(After, LineEnd);
+    // A comment that goes on past the line would be cut in two.
+    if (Name.is(tok::eof) || Rest.contains("/*") ||
+        LineEnd == std::string::npos)
+      return Run;
+    if (!Name.is(tok::less))
+      Run.Scope = PreambleScope::Directory;
+    Run.Size = LineEnd + 1;
+  }
+}
+
 /// The `#include` lines of \p Preamble, trimmed, without its comments and
-/// blank lines: what a preamble that serves other files is keyed on, so
-/// that each file's own leading comment does not keep it from them.
+/// blank lines: what a preamble is keyed on, so that each file's own
+/// leading comment does not keep it from the others.
 std::string includeLines(llvm::StringRef Preamble) {
   std::string Lines;
   llvm::SmallVector<llvm::StringRef> All;
@@ -77,60 +117,23 @@ std::string includeLines(llvm::StringRef Preamble) {
   return Lines;
 }
 
-/// Reads the directives of \p Preamble for the files its precompiled form
-/// may serve. Where it holds nothing but `#include` lines, no location in
-/// it is ever shown or looked into.
-PreambleScope scopeOf(llvm::StringRef Preamble, const LangOptions &LangOpts) {
-  // The lexer reads up to a terminating null.
-  std::string Text = Preamble.str();
-  Lexer Raw(SourceLocation(), LangOpts, Text.data(), Text.data(),
-            Text.data() + Text.size());
-  Raw.SetCommentRetentionState(false);
-  PreambleScope Scope = PreambleScope::AnyDirectory;
-  Token Tok;
-  enum { Other, AfterHash, AfterInclude } State = Other;
-  while (!Raw.LexFromRawLexer(Tok)) {
-    switch (State) {
-    case AfterHash:
-      if (!Tok.is(tok::raw_identifier) ||
-          !llvm::is_contained({"include", "include_next"},
-                              Tok.getRawIdentifier()))
-        return PreambleScope::OwnFile;
-      State = AfterInclude;
-      continue;
-    case AfterInclude:
-      if (!Tok.is(tok::less))
-        Scope = PreambleScope::Directory;
-      State = Other;
-      continue;
-    case Other:
-      if (Tok.is(tok::hash) && Tok.isAtStartOfLine())
-        State = AfterHash;
-      continue;
-    }
-  }
-  return State == Other ? Scope : PreambleScope::OwnFile;
-}
-
 /// The options of \p Invocation that decide its preamble: all of them but
-/// the main file's name where the entry serves other files.
+/// those that name the main file, since the preamble serves other files.
 std::string flagsKey(const CompilerInvocation &Invocation,
-                     llvm::StringRef MainFile, bool SharedByDirectory) {
+                     llvm::StringRef MainFile) {
   std::vector<std::string> Args = Invocation.getCC1CommandLine();
   std::string Key;
   llvm::StringRef MainName = path::filename(MainFile);
   for (size_t I = 0; I < Args.size(); ++I) {
-    if (SharedByDirectory) {
-      if (Args[I] == "-main-file-name" && I + 1 < Args.size()) {
-        ++I;
-        continue;
-      }
-      // The compilation unit's ID, from its path, names device-side
-      // statics in code generation; a parse does not use it.
-      if (Args[I] == MainFile || path::filename(Args[I]) == MainName ||
-          llvm::StringRef(Args[I]).starts_with("-cuid="))
-        continue;
+    if (Args[I] == "-main-file-name" && I + 1 < Args.size()) {
+      ++I;
+      continue;
     }
+    // The compilation unit's ID, from its path, names device-side statics
+    // in code generation; a parse does not use it.
+    if (Args[I] == MainFile || path::filename(Args[I]) == MainName ||
+        llvm::StringRef(Args[I]).starts_with("-cuid="))
+      continue;
     Key += Args[I];
     Key += '\0';
   }
@@ -566,32 +569,27 @@ PreambleCache::attach(CompilerInvocation &Invocation,
   // Named by its absolute path: that is what the preamble records.
   std::unique_ptr<llvm::MemoryBuffer> Main =
       llvm::MemoryBuffer::getMemBufferCopy((*MainFile)->getBuffer(), MainPath);
-  PreambleBounds Bounds =
+  PreambleBounds Directives =
       ComputePreambleBounds(Invocation.getLangOpts(), *Main, /*MaxLines=*/0);
-  // Without directives or headers the compiler includes first (CUDA's
+  IncludeRun Run = leadingIncludes(
+      Main->getBuffer().take_front(Directives.Size), Invocation.getLangOpts());
+  // Without #include lines or headers the compiler includes first (CUDA's
   // wrappers), a precompiled preamble would hold only the builtins.
-  if (Bounds.Size == 0 && PPOpts.Includes.empty())
+  if (Run.Size == 0 && PPOpts.Includes.empty())
     return std::nullopt;
+  PreambleBounds Bounds(Run.Size, /*PreambleEndsAtStartOfLine=*/true);
   llvm::StringRef Preamble = Main->getBuffer().take_front(Bounds.Size);
 
-  // The working directory resolves relative include paths of the flags.
-  PreambleScope Scope = scopeOf(Preamble, Invocation.getLangOpts());
+  // The working directory resolves relative include paths of the flags;
+  // quoted includes are searched from the file's directory first.
   llvm::ErrorOr<std::string> WorkingDirectory =
       FS->getCurrentWorkingDirectory();
   std::string KeyText = ToolKey + '\0' + CLANG_VERSION_STRING + '\0' +
                         (WorkingDirectory ? *WorkingDirectory : "") + '\0' +
-                        std::to_string(Bounds.PreambleEndsAtStartOfLine) + '\0';
-  // A preamble of the file's own is its bytes; one that serves others is
-  // its #include lines, whatever the comments around them.
-  if (Scope == PreambleScope::OwnFile)
-    KeyText += Preamble.str() + '\0' + MainPath.str().str();
-  else if (Scope == PreambleScope::Directory)
-    KeyText +=
-        includeLines(Preamble) + '\0' + path::parent_path(MainPath).str();
-  else
-    KeyText += includeLines(Preamble);
-  KeyText +=
-      '\0' + flagsKey(Invocation, MainPath, Scope != PreambleScope::OwnFile);
+                        includeLines(Preamble) + '\0';
+  if (Run.Scope == PreambleScope::Directory)
+    KeyText += path::parent_path(MainPath).str();
+  KeyText += '\0' + flagsKey(Invocation, MainPath);
   std::string Key = hexHash(KeyText);
 
   std::optional<Entry> Found = lookup(Key, *FS);

@@ -127,19 +127,27 @@ TEST_F(PreambleCacheTest, BuildsOnceAndLoadsAfterwards) {
   EXPECT_EQ(Built, Loaded);
 }
 
-TEST_F(PreambleCacheTest, IncludeOnlyPreamblesAreSharedByADirectory) {
+TEST_F(PreambleCacheTest, TheLeadingIncludesAreSharedByADirectory) {
   write("src/shapes.h", "int area(int w, int h);\n");
   write("src/a.cpp", "#include \"shapes.h\"\nint a() { return 1; }\n");
   write("src/b.cpp", "// b\n#include \"shapes.h\"\nint b() { return 2; }\n");
   write("src/c.cpp", "/* c */\n#include \"shapes.h\"\nint c() { return 3; }\n");
-  write("src/d.cpp", "#define SIDE 2\n#include \"shapes.h\"\nint d();\n");
-  write("src/e.cpp", "#define SIDE 2\n#include \"shapes.h\"\nint e();\n");
-  for (const char *File :
-       {"src/a.cpp", "src/b.cpp", "src/c.cpp", "src/d.cpp", "src/e.cpp"})
+  write("src/d.cpp", "#include \"shapes.h\"\n#define SIDE 2\nint d();\n");
+  for (const char *File : {"src/a.cpp", "src/b.cpp", "src/c.cpp", "src/d.cpp"})
     ASSERT_TRUE(attach(File)) << File;
-  // a, b and c have the same #include lines, whatever their comments; d
-  // and e define a macro: one each, though their text is the same.
-  EXPECT_EQ(stored(), std::make_pair(3u, 3u));
+  // The same #include lines, whatever the comments; the macro after them
+  // is left to each file's parse.
+  EXPECT_EQ(stored(), std::make_pair(1u, 1u));
+  std::shared_ptr<clang::CompilerInvocation> D = invocation("src/d.cpp");
+  ASSERT_TRUE(Cache->attach(*D, llvm::vfs::getRealFileSystem(),
+                            std::make_shared<clang::PCHContainerOperations>(),
+                            /*CompilerWarningsShown=*/false));
+  EXPECT_EQ(D->getPreprocessorOpts().PrecompiledPreambleBytes.first,
+            llvm::StringRef("#include \"shapes.h\"\n").size());
+  // A macro first: no run of #include lines to precompile.
+  write("src/e.cpp", "#define SIDE 2\n#include \"shapes.h\"\nint e();\n");
+  EXPECT_FALSE(attach("src/e.cpp"));
+  EXPECT_EQ(stored(), std::make_pair(1u, 1u));
 }
 
 TEST_F(PreambleCacheTest, AngledIncludesAreSharedAcrossDirectories) {
@@ -227,10 +235,11 @@ TEST_F(PreambleCacheTest, AnUnwritableDirectoryIsAMiss) {
 
 TEST_F(PreambleCacheTest, TheLeastRecentlyUsedGoFirst) {
   write("src/shapes.h", "int area(int w, int h);\n");
+  write("src/solids.h", "int volume(int w, int h, int d);\n");
+  write("src/a.cpp", "#include \"shapes.h\"\nint a();\n");
+  write("src/b.cpp", "#include \"solids.h\"\nint b();\n");
   PreambleCache Small(path("preambles"), "test", /*SizeLimit=*/1);
   for (const char *File : {"src/a.cpp", "src/b.cpp"}) {
-    write(File, std::string("#define FILE_") + File[4] +
-                    "\n#include \"shapes.h\"\nint f();\n");
     std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(File);
     ASSERT_TRUE(Small.attach(*Invocation, llvm::vfs::getRealFileSystem(),
                              std::make_shared<clang::PCHContainerOperations>(),

@@ -1,4 +1,4 @@
-// A macro defined in the preamble: this file's preamble is its own.
+// Macros after its #include line: parsed with the file, not precompiled.
 #include <cuda_runtime.h>
 #define THREADS 128
 #define INDEX(b, t) ((b) * THREADS + (t))
