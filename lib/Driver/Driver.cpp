@@ -52,9 +52,11 @@ namespace gpuguard {
 namespace {
 
 /// The most the precompiled preambles may take on disk; the least recently
-/// used go first. A CUDA file's two preambles take about 16 MB with the
-/// toolkit's headers.
-constexpr uint64_t PreambleCacheBytes = uint64_t(2) << 30;
+/// used go first. A preamble of the CUDA toolkit's headers takes 8-25 MB,
+/// one of LibTorch's 70 MB: llm.c and the cuda-samples corpus (a directory
+/// of its own per sample) need 3.6 GB, and a 2 GiB limit evicted the first
+/// files' preambles before the run ended.
+constexpr uint64_t PreambleCacheBytes = uint64_t(8) << 30;
 
 /// What the command line says besides the options.
 struct CommandLine {

@@ -216,11 +216,11 @@ cl::opt<std::string> RemoteCache(
     cl::value_desc("url"), cl::cat(Category));
 cl::opt<bool> NoPreamble(
     "no-preamble",
-    cl::desc("Parse each file in full. By default the directives at the\n"
-             "top of a file and the headers they include are parsed once\n"
-             "into a precompiled preamble, kept in\n"
+    cl::desc("Parse each file in full. By default the #include lines at\n"
+             "the top of a file and the headers they include are parsed\n"
+             "once into a precompiled preamble, kept in\n"
              "$XDG_CACHE_HOME/gpuguard/preambles and loaded by every later\n"
-             "parse of the same preamble with the same flags."),
+             "parse of the same lines with the same flags."),
     cl::init(false), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache",
                       cl::desc("Check every file, neither reading nor "

@@ -1,14 +1,14 @@
 //===--- PreambleCache.h - Precompiled preambles kept on disk ---*- C++ -*-===//
 ///
 /// \file
-/// The preamble of a file is the run of preprocessor directives at its top,
+/// The preamble of a file is the run of `#include` lines at its top,
 /// together with what the compiler includes before it (CUDA's wrapper
 /// headers, `-include`). It is most of the parse and it rarely changes, so,
-/// as clangd does, it is precompiled once and loaded by every later parse
-/// of the file. The precompiled preambles are kept on disk, shared by the
-/// workers of a run, by later runs and, where the preamble is only
-/// `#include` lines, by every file of the same directory with the same
-/// preamble and flags.
+/// as clangd does, it is precompiled once and loaded by every later parse.
+/// The precompiled preambles are kept on disk and shared by the workers of
+/// a run, by later runs and by every file that starts with the same lines
+/// and flags (in the same directory, where a quoted include is among
+/// them).
 ///
 /// Function bodies in system headers are skipped while a preamble is
 /// built: no check looks into them. Bodies in the user's own headers are
