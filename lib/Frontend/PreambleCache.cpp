@@ -22,7 +22,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
-#include <algorithm>
 
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
@@ -370,8 +369,7 @@ std::string PreambleCache::defaultDirectory() {
 }
 
 bool PreambleCache::holds(llvm::StringRef Path) const {
-  return !Directory.empty() && Path.starts_with(Directory) &&
-         path::parent_path(Path) == Directory;
+  return !Directory.empty() && path::parent_path(Path) == Directory;
 }
 
 std::optional<PreambleCache::Entry>

@@ -60,13 +60,18 @@ protected:
     return Invocation;
   }
 
+  /// \p Into's preamble through \p Store, on the real file system.
+  static std::optional<PreambleUse>
+  attachTo(PreambleCache &Store, clang::CompilerInvocation &Into,
+           bool CompilerWarningsShown = false) {
+    return Store.attach(Into, llvm::vfs::getRealFileSystem(),
+                        std::make_shared<clang::PCHContainerOperations>(),
+                        CompilerWarningsShown);
+  }
+
   std::optional<PreambleUse> attach(llvm::StringRef Relative,
                                     std::vector<std::string> Extra = {}) {
-    std::shared_ptr<clang::CompilerInvocation> Invocation =
-        invocation(Relative, std::move(Extra));
-    return Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                         std::make_shared<clang::PCHContainerOperations>(),
-                         /*CompilerWarningsShown=*/false);
+    return attachTo(*Cache, *invocation(Relative, std::move(Extra)));
   }
 
   /// The precompiled headers and entries in the directory.
@@ -93,10 +98,7 @@ TEST_F(PreambleCacheTest, BuildsOnceAndLoadsAfterwards) {
   write("src/a.cpp", "#include \"shapes.h\"\nint a() { return twice(1); }\n");
 
   std::shared_ptr<clang::CompilerInvocation> Cold = invocation("src/a.cpp");
-  std::optional<PreambleUse> First =
-      Cache->attach(*Cold, llvm::vfs::getRealFileSystem(),
-                    std::make_shared<clang::PCHContainerOperations>(),
-                    /*CompilerWarningsShown=*/false);
+  std::optional<PreambleUse> First = attachTo(*Cache, *Cold);
   ASSERT_TRUE(First);
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
   fs::UniqueID Built;
@@ -109,10 +111,7 @@ TEST_F(PreambleCacheTest, BuildsOnceAndLoadsAfterwards) {
   // The file's body changes, its preamble does not: loaded, not built.
   write("src/a.cpp", "#include \"shapes.h\"\nint a() { return twice(2); }\n");
   std::shared_ptr<clang::CompilerInvocation> Again = invocation("src/a.cpp");
-  std::optional<PreambleUse> Second =
-      Cache->attach(*Again, llvm::vfs::getRealFileSystem(),
-                    std::make_shared<clang::PCHContainerOperations>(),
-                    /*CompilerWarningsShown=*/false);
+  std::optional<PreambleUse> Second = attachTo(*Cache, *Again);
   ASSERT_TRUE(Second);
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
   const clang::PreprocessorOptions &Options = Again->getPreprocessorOpts();
@@ -139,9 +138,7 @@ TEST_F(PreambleCacheTest, TheLeadingIncludesAreSharedByADirectory) {
   // is left to each file's parse.
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
   std::shared_ptr<clang::CompilerInvocation> D = invocation("src/d.cpp");
-  ASSERT_TRUE(Cache->attach(*D, llvm::vfs::getRealFileSystem(),
-                            std::make_shared<clang::PCHContainerOperations>(),
-                            /*CompilerWarningsShown=*/false));
+  ASSERT_TRUE(attachTo(*Cache, *D));
   EXPECT_EQ(D->getPreprocessorOpts().PrecompiledPreambleBytes.first,
             llvm::StringRef("#include \"shapes.h\"\n").size());
   // A macro first: no run of #include lines to precompile.
@@ -193,9 +190,7 @@ TEST_F(PreambleCacheTest, APreambleThatWarnsKeepsWhatItSaid) {
   // Where compiler warnings may be shown, the file's own parse says it.
   std::shared_ptr<clang::CompilerInvocation> Invocation =
       invocation("src/a.cpp");
-  EXPECT_FALSE(Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                             std::make_shared<clang::PCHContainerOperations>(),
-                             /*CompilerWarningsShown=*/true));
+  EXPECT_FALSE(attachTo(*Cache, *Invocation, /*CompilerWarningsShown=*/true));
   EXPECT_TRUE(Invocation->getPreprocessorOpts().ImplicitPCHInclude.empty());
 }
 
@@ -203,9 +198,7 @@ TEST_F(PreambleCacheTest, APreambleWithAnErrorIsNotUsed) {
   write("src/a.cpp", "#include \"missing.h\"\nint a() { return 1; }\n");
   std::shared_ptr<clang::CompilerInvocation> Invocation =
       invocation("src/a.cpp");
-  EXPECT_FALSE(Cache->attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                             std::make_shared<clang::PCHContainerOperations>(),
-                             /*CompilerWarningsShown=*/false));
+  EXPECT_FALSE(attachTo(*Cache, *Invocation));
   EXPECT_TRUE(Invocation->getPreprocessorOpts().ImplicitPCHInclude.empty());
   // Remembered, without a header, so that the next run does not build it.
   EXPECT_EQ(stored(), std::make_pair(0u, 1u));
@@ -226,10 +219,7 @@ TEST_F(PreambleCacheTest, AnUnwritableDirectoryIsAMiss) {
   PreambleCache Unwritable(path("file/preambles"), "test", uint64_t(1) << 30);
   std::shared_ptr<clang::CompilerInvocation> Invocation =
       invocation("src/a.cpp");
-  EXPECT_FALSE(
-      Unwritable.attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                        std::make_shared<clang::PCHContainerOperations>(),
-                        /*CompilerWarningsShown=*/false));
+  EXPECT_FALSE(attachTo(Unwritable, *Invocation));
   EXPECT_TRUE(Invocation->getPreprocessorOpts().ImplicitPCHInclude.empty());
 }
 
@@ -241,9 +231,7 @@ TEST_F(PreambleCacheTest, TheLeastRecentlyUsedGoFirst) {
   PreambleCache Small(path("preambles"), "test", /*SizeLimit=*/1);
   for (const char *File : {"src/a.cpp", "src/b.cpp"}) {
     std::shared_ptr<clang::CompilerInvocation> Invocation = invocation(File);
-    ASSERT_TRUE(Small.attach(*Invocation, llvm::vfs::getRealFileSystem(),
-                             std::make_shared<clang::PCHContainerOperations>(),
-                             /*CompilerWarningsShown=*/false));
+    ASSERT_TRUE(attachTo(Small, *Invocation));
   }
   // Each store over the limit drops all but what it just stored.
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
