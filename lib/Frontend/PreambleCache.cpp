@@ -31,7 +31,7 @@ namespace gpuguard::frontend {
 
 namespace {
 
-constexpr llvm::StringLiteral EntryHeader = "gpuguard-preamble 1";
+constexpr llvm::StringLiteral EntryHeader = "gpuguard-preamble 2";
 /// In place of the header's hash: the preamble did not build cleanly.
 constexpr llvm::StringLiteral UnusableMark = "unusable";
 
@@ -262,7 +262,10 @@ bool unchanged(const Dependency &Recorded) {
 
 struct PreambleCache::Entry {
   std::string PchPath;
-  /// The precompiled header's bytes: Clang does not validate them.
+  /// The precompiled header as written: Clang does not validate its bytes,
+  /// and its size and time spare reading 70 MB at each lookup.
+  uint64_t PchSize = 0;
+  int64_t PchModifiedNs = 0;
   std::string PchHash;
   /// The file it was built from, and the size and hash of that file's
   /// preamble, which Clang reads back where it shows a location in it.
@@ -275,8 +278,9 @@ struct PreambleCache::Entry {
   std::vector<uint64_t> UserDeclIDs;
 
   std::string serialise() const {
-    std::string Text = EntryHeader.str() + "\npch " + PchHash + "\nfrom " +
-                       std::to_string(BuiltFromPreambleSize) + " " +
+    std::string Text = EntryHeader.str() + "\npch " + std::to_string(PchSize) +
+                       " " + std::to_string(PchModifiedNs) + " " + PchHash +
+                       "\nfrom " + std::to_string(BuiltFromPreambleSize) + " " +
                        BuiltFromPreambleHash + " " + BuiltFrom + "\n";
     Text += "decls";
     for (uint64_t ID : UserDeclIDs)
@@ -305,7 +309,12 @@ struct PreambleCache::Entry {
         !Lines[3].starts_with("decls"))
       return std::nullopt;
     Entry Result;
-    Result.PchHash = Lines[1].drop_front(4).str();
+    llvm::SmallVector<llvm::StringRef, 3> Pch;
+    Lines[1].drop_front(4).split(Pch, ' ', /*MaxSplit=*/2);
+    if (Pch.size() != 3 || Pch[0].getAsInteger(10, Result.PchSize) ||
+        Pch[1].getAsInteger(10, Result.PchModifiedNs))
+      return std::nullopt;
+    Result.PchHash = Pch[2].str();
     llvm::SmallVector<llvm::StringRef, 3> From;
     Lines[2].drop_front(5).split(From, ' ', /*MaxSplit=*/2);
     if (From.size() != 3 ||
@@ -384,12 +393,9 @@ PreambleCache::lookup(llvm::StringRef Key, llvm::vfs::FileSystem &FS) {
   if (!Found)
     return std::nullopt;
   // A truncated or damaged header would fail the parse, not the lookup.
-  if (Found->usable()) {
-    auto Pch = llvm::MemoryBuffer::getFile(PchPath, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-    if (!Pch || hexHash((*Pch)->getBuffer()) != Found->PchHash)
-      return std::nullopt;
-  }
+  if (Found->usable() && !unchanged({std::string(PchPath), Found->PchSize,
+                                     Found->PchModifiedNs, Found->PchHash}))
+    return std::nullopt;
   // The precompiled preamble names the file it was built from, and Clang
   // reads that file's preamble where it shows a location in it: it must
   // still start with the same text.
@@ -468,12 +474,6 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
   Built->OverridePreamble(Probe, ProbeFS, Unused.get());
   std::string Temporary = Probe.getPreprocessorOpts().ImplicitPCHInclude;
   Probe.getPreprocessorOpts().clearRemappedFiles();
-  auto Pch = llvm::MemoryBuffer::getFile(Temporary, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!Pch)
-    return std::nullopt;
-  Result.PchHash = hexHash((*Pch)->getBuffer());
-  Pch->reset();
 
   // The precompiled header first, then the entry that names it: a reader
   // that finds the entry finds its header whole.
@@ -483,10 +483,16 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
   if (fs::create_hard_link(Temporary, Staged) &&
       fs::copy_file(Temporary, Staged))
     return std::nullopt;
-  if (fs::rename(Staged, PchPath)) {
+  // Described before the rename, which keeps its size and time, so that
+  // another worker's header of the same key is never described as this one.
+  std::optional<Dependency> Written = describe(Staged, /*WithHash=*/true);
+  if (!Written || fs::rename(Staged, PchPath)) {
     fs::remove(Staged);
     return std::nullopt;
   }
+  Result.PchSize = Written->Size;
+  Result.PchModifiedNs = Written->ModifiedNs;
+  Result.PchHash = Written->ContentHash;
   if (writeAtomically(EntryPath, Result.serialise()))
     return std::nullopt;
   Result.PchPath = std::string(PchPath);
