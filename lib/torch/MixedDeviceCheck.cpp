@@ -208,6 +208,16 @@ void MixedDeviceCheck::reportMeetings(const CallExpr &Call,
       CallAt = Operator->getArg(0)->getBeginLoc();
     diag(CallAt, "'%0' is called here", DiagnosticIDs::Note)
         << Helper << Call.getSourceRange();
+    // Down to the function that runs the op, each call that passes the
+    // argument on.
+    const FunctionDecl *Caller = Meeting.Function;
+    for (const ParameterMeeting::PassedOn &Hop : Meeting.Through) {
+      diag(Hop.Call->getBeginLoc(), "'%0' calls '%1' with it here",
+           DiagnosticIDs::Note)
+          << Caller->getNameAsString() << Hop.Callee->getNameAsString()
+          << Hop.Call->getSourceRange();
+      Caller = Hop.Callee;
+    }
     if (Passed.Origin.isValid())
       diag(Passed.Origin, "'%0' is placed on %1 here", DiagnosticIDs::Note)
           << quoteSource(Argument, Context) << PassedDevice;
@@ -221,7 +231,7 @@ void MixedDeviceCheck::reportMeetings(const CallExpr &Call,
         Operands.push_back({E, DeviceInfo()});
       instrumentOperands(Operands, /*Module=*/nullptr, Meeting.Op->getExprLoc(),
                          Meeting.Op->getExprLoc(), Meeting.OpName, getID(),
-                         Meeting.Function, Context);
+                         Meeting.OpFunction, Context);
     }
   }
 }

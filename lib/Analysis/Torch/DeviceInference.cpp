@@ -721,6 +721,7 @@ parameterMeeting(const Expr &E, const DeviceInference &Inference,
       ParameterMeeting Meeting;
       Meeting.Function = &Function;
       Meeting.Parameter = *Parameter;
+      Meeting.OpFunction = &Function;
       Meeting.Op = &E;
       Meeting.OpName = Call->Name;
       Meeting.ParameterOperand = Operands[I];
@@ -731,6 +732,32 @@ parameterMeeting(const Expr &E, const DeviceInference &Inference,
     }
   }
   return std::nullopt;
+}
+
+/// The meetings of the function \p Call calls whose argument follows one of
+/// \p Function's parameters, when the call runs on every path: they are
+/// \p Function's meetings too, through the call.
+static void passedOnMeetings(const CallExpr &Call,
+                             const DeviceInference &Inference,
+                             const DeviceFacts &Facts,
+                             const FunctionDecl &Function, ParentMap &Parents,
+                             ASTContext &Context,
+                             std::vector<ParameterMeeting> &Meetings) {
+  std::vector<ParameterMeeting> Inner = Inference.meetingsOf(Call);
+  if (Inner.empty() || !runsOnEveryPath(Call, Function, Parents, Context))
+    return;
+  for (ParameterMeeting &Meeting : Inner) {
+    DeviceInfo Passed = Inference.deviceOf(Meeting.Argument, Facts);
+    std::optional<unsigned> Parameter =
+        Passed.Dev ? parameterOf(*Passed.Dev) : std::nullopt;
+    if (!Parameter)
+      continue;
+    Meeting.Through.insert(Meeting.Through.begin(), {&Call, Meeting.Function});
+    Meeting.Function = &Function;
+    Meeting.Parameter = *Parameter;
+    Meeting.Argument = nullptr;
+    Meetings.push_back(std::move(Meeting));
+  }
 }
 
 /// What a function of the translation unit returns, the same on every path
@@ -767,10 +794,15 @@ static HelperSummary summariseHelper(const FunctionDecl &Callee,
     ParentMap Parents(Definition->getBody());
     llvm::SmallPtrSet<const Stmt *, 16> Seen;
     Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
-      if (const auto *E = dyn_cast<Expr>(S); E && Seen.insert(E).second)
+      const auto *E = dyn_cast<Expr>(S);
+      if (E && Seen.insert(E).second) {
         if (std::optional<ParameterMeeting> Meeting = parameterMeeting(
                 *E, Inference, Facts, *Definition, Parents, Context))
           Summary.Meetings.push_back(std::move(*Meeting));
+        if (const auto *Call = dyn_cast<CallExpr>(E))
+          passedOnMeetings(*Call, Inference, Facts, *Definition, Parents,
+                           Context, Summary.Meetings);
+      }
       const auto *Return = dyn_cast<ReturnStmt>(S);
       if (!Return || Unknown)
         return;

@@ -23,6 +23,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,8 +88,19 @@ using DeviceFacts = llvm::DenseMap<const clang::ValueDecl *, DeviceInfo>;
 /// itself fixes (`x + torch::arange(x.size(1))`): each call must pass that
 /// parameter on the same device, or the op throws.
 struct ParameterMeeting {
+  /// The function called, and which of its parameters meets the device.
   const clang::FunctionDecl *Function = nullptr;
   unsigned Parameter = 0;
+  /// The calls that pass the parameter on, from Function down to the one
+  /// whose body holds the op (empty when Function's own does), each with
+  /// the function it calls: `embed(x)` calls `addPositions(h)`.
+  struct PassedOn {
+    const clang::CallExpr *Call = nullptr;
+    const clang::FunctionDecl *Callee = nullptr;
+  };
+  llvm::SmallVector<PassedOn, 2> Through;
+  /// The function whose body holds the op.
+  const clang::FunctionDecl *OpFunction = nullptr;
   const clang::Expr *Op = nullptr;
   std::string OpName;
   /// The op's operand that follows the parameter's device, and the one on
@@ -127,9 +139,10 @@ public:
   std::optional<DeviceFacts> exitFacts() const;
 
   /// What the function \p Call calls, when it is one of the translation
-  /// unit's own, does on every path with its tensor parameters, each with
-  /// the argument the call passes. `model(x)` through a module holder calls
-  /// the held module's forward().
+  /// unit's own, does on every path with its tensor parameters, itself or
+  /// through the functions it passes them to (followed three calls deep),
+  /// each with the argument the call passes. `model(x)` through a module
+  /// holder calls the held module's forward().
   std::vector<ParameterMeeting> meetingsOf(const clang::CallExpr &Call) const;
 
 private:

@@ -154,8 +154,8 @@ const CXXRecordDecl *calledModule(const Expr *E) {
 /// The function of the file that \p E calls: a helper, a method, or the
 /// forward() of a user's module called as `m(x)` or `m->forward(x)`.
 const FunctionDecl *calledFunctionOfFile(const Expr *E) {
-  if (const CXXRecordDecl *Module = calledModule(E))
-    return moduleForward(Module);
+  if (calledModule(E))
+    return calledForward(E);
   const auto *Call = dyn_cast<CallExpr>(E);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   return Callee && !isLibTorchDecl(Callee) ? Callee : nullptr;
@@ -428,7 +428,7 @@ TensorInfo Model::info(const Expr *E, const Facts &State,
             info(Call->Args.front(), State, Depth + 1).RequiresGrad;
     // A user's module returns what its forward() returns.
     if (!Result.RequiresGrad && !noGrad(E))
-      if (const FunctionDecl *Forward = moduleForward(Module))
+      if (const FunctionDecl *Forward = calledForward(E))
         Result.RequiresGrad = helperGrad(*Forward).RequiresGrad;
     return Result;
   }

@@ -478,6 +478,17 @@ const FunctionDecl *moduleForward(const CXXRecordDecl *Module) {
   return Found;
 }
 
+const FunctionDecl *calledForward(const Expr *E) {
+  std::optional<ForwardCall> Call = getForwardCall(E);
+  const CXXRecordDecl *Module =
+      Call ? moduleClass(Call->Object->getType()) : nullptr;
+  if (!Module || isLibTorchDecl(Module))
+    return nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E))
+    return Member->getMethodDecl();
+  return moduleForward(Module);
+}
+
 std::optional<ForwardCall> getModuleCall(const Expr *E) {
   std::optional<ForwardCall> Call = getForwardCall(E);
   if (!Call || !moduleClass(Call->Object->getType()))

@@ -129,9 +129,14 @@ const clang::FunctionDecl *
 summarisableDefinition(const clang::FunctionDecl &Callee);
 
 /// The one forward() a user's module class defines (what `model(x)` runs
-/// through its holder); null for a LibTorch module, or when it has none,
-/// several, or a template.
+/// through its holder, which cannot call an overloaded one); null for a
+/// LibTorch module, or when it has none, several, or a template.
 const clang::FunctionDecl *moduleForward(const clang::CXXRecordDecl *Module);
+
+/// The forward() of a user's module that the module call \p E runs: the
+/// overload `m->forward(x)` resolves to, or moduleForward() of the class
+/// held by `m` in `m(x)`; null for any other expression or a LibTorch module.
+const clang::FunctionDecl *calledForward(const clang::Expr *E);
 
 /// Recognises \p E as a call of a module (its object's type holds one):
 /// `emb(ids)`, `emb->forward(ids)`, `loss(x, y)`.

@@ -703,6 +703,27 @@ void subModuleOutputSavedForBackward(torch::Tensor x) {
   (g + h).sum().backward();
 }
 
+// Of several forward() overloads, `m->forward(...)` runs the one it
+// resolves to: only the first saves its output.
+struct TwoGatesImpl : torch::nn::Module {
+  TwoGatesImpl() { fc = register_module("fc", torch::nn::Linear(3, 3)); }
+  torch::Tensor forward(torch::Tensor X) { return torch::sigmoid(fc(X)); }
+  torch::Tensor forward(torch::Tensor X, double Scale) { return fc(X) * Scale; }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(TwoGates);
+
+void overloadedForwardOutputSavedForBackward(torch::Tensor x) {
+  TwoGates gates;
+  auto g = gates->forward(x);
+  g.add_(1);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: in-place 'add_' modifies 'g', which 'sigmoid' saved for backward; the backward() that follows will fail [torch-inplace-autograd]
+  // CHECK-NOTES: :[[@LINE-11]]:51: note: 'g' was saved for backward by 'sigmoid' here
+  auto s = gates->forward(x, 2.0);
+  s.add_(1);
+  (g + s).sum().backward();
+}
+
 void savedHelperOutputsThatMayBeWritten(torch::Tensor x) {
   // Saved on one path only.
   auto a = squashedOnOnePath(x, true);

@@ -424,3 +424,71 @@ void callsModuleThroughItsHolder() {
   Scale S;
   S(torch::randn({3}));
 }
+
+// Helpers of helpers: an argument passed on, on every path, to a function
+// that meets it is met by the caller too, followed three calls deep.
+static torch::Tensor shiftByPositions(const torch::Tensor &H) {
+  return H - torch::arange(H.size(1));
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: 'H' is on cuda and 'torch::arange(H.size(1))' is on cpu in one 'sub' when 'embedTokens' is called with 'Batch' on cuda [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE+34]]:3: note: 'embedTokens' is called here
+  // CHECK-NOTES: :[[@LINE+12]]:10: note: 'embedTokens' calls 'shiftByPositions' with it here
+  // CHECK-NOTES: :[[@LINE+31]]:16: note: 'Batch' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-5]]:14: note: 'torch::arange(H.size(1))' is placed on cpu here
+  // CHECK-NOTES: :[[@LINE-6]]:12: warning: 'H' is on cuda and 'torch::arange(H.size(1))' is on cpu in one 'sub' when 'encodeTokens' is called with 'Batch' on cuda [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE+30]]:3: note: 'encodeTokens' is called here
+  // CHECK-NOTES: :[[@LINE+10]]:10: note: 'encodeTokens' calls 'embedTokens' with it here
+  // CHECK-NOTES: :[[@LINE+6]]:10: note: 'embedTokens' calls 'shiftByPositions' with it here
+  // CHECK-NOTES: :[[@LINE+25]]:16: note: 'Batch' is placed on cuda here
+  // CHECK-NOTES: :[[@LINE-11]]:14: note: 'torch::arange(H.size(1))' is placed on cpu here
+}
+static torch::Tensor embedTokens(const torch::Tensor &Tokens) {
+  auto H = Tokens * 2;
+  return shiftByPositions(H);
+}
+static torch::Tensor encodeTokens(const torch::Tensor &Tokens) {
+  return embedTokens(Tokens);
+}
+// Under a branch, or with a tensor of its own: nothing required.
+static torch::Tensor maybeEmbed(const torch::Tensor &Tokens, bool Embed) {
+  if (Embed)
+    return embedTokens(Tokens);
+  return Tokens;
+}
+static torch::Tensor embedOwn(const torch::Tensor &Tokens) {
+  auto Own = torch::ones({2, 3});
+  return shiftByPositions(Own).sum() + Tokens;
+}
+// Four calls deep: not followed.
+static torch::Tensor encodeTwice(const torch::Tensor &Tokens) {
+  return encodeTokens(Tokens);
+}
+void callsHelpersOfHelpers() {
+  auto Batch = torch::randn({2, 3}, torch::kCUDA);
+  embedTokens(Batch);
+  encodeTokens(Batch);
+  maybeEmbed(Batch, true);
+  embedOwn(Batch);
+  encodeTwice(Batch);
+  encodeTokens(torch::randn({2, 3}));
+}
+
+// A module with several forward() overloads, called as LibTorch allows
+// (its holder's operator() takes only a module with one forward()): each
+// call runs the overload it resolves to.
+struct ShiftImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor X) {
+    return X + torch::arange(X.size(1));
+    // CHECK-NOTES: :[[@LINE-1]]:14: warning: 'X' is on cuda and 'torch::arange(X.size(1))' is on cpu in one 'add' when 'forward' is called with 'Batch' on cuda [torch-mixed-device]
+    // CHECK-NOTES: :[[@LINE+10]]:3: note: 'forward' is called here
+    // CHECK-NOTES: :[[@LINE+7]]:16: note: 'Batch' is placed on cuda here
+    // CHECK-NOTES: :[[@LINE-4]]:16: note: 'torch::arange(X.size(1))' is placed on cpu here
+  }
+  torch::Tensor forward(torch::Tensor X, int64_t Steps) { return X * Steps; }
+};
+TORCH_MODULE(Shift);
+void callsOverloadedForward() {
+  auto Batch = torch::randn({2, 3}, torch::kCUDA);
+  Shift S;
+  S->forward(Batch);
+  S->forward(Batch, 1);
+}

@@ -27,6 +27,11 @@
 // RUN: %torch_run --binary=%t.bin %s helper_adds_cpu_to_a_cpu_argument --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s module_holder_adds_cpu_to_its_input --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s module_holder_adds_cpu_to_a_cpu_input --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_passes_its_argument_on --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s helper_passes_a_cpu_argument_on --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s helper_passes_its_own_tensor_on --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s overloaded_forward_adds_cpu_to_its_input --expect=rejected --message="Expected all tensors to be on the same device"
+// RUN: %torch_run --binary=%t.bin %s other_forward_overload_on_cuda --expect=accepted
 
 #include <torch/torch.h>
 
@@ -248,9 +253,62 @@ TORCH_MODULE(Positional);
 GPUGUARD_SCENARIO(module_holder_adds_cpu_to_its_input) {
   auto batch = torch::randn({2, 3}, torch::kCUDA);
   Positional model;
-  auto y = model(batch);
+  auto y = model->forward(batch);
 }
 GPUGUARD_SCENARIO(module_holder_adds_cpu_to_a_cpu_input) {
   Positional model;
   auto y = model(torch::randn({2, 3}));
+}
+
+// Helpers of helpers: `embed` passes its argument to `shift`, which adds it
+// to a CPU tensor of its own; each call of `embed`, or of `encode` that
+// calls it, must pass a CPU tensor.
+static torch::Tensor shift(const torch::Tensor &h) {
+  return h - torch::arange(h.size(1), torch::kFloat);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'h' is on cuda and 'torch::arange(h.size(1), torch::kFloat)' is on cpu in one 'sub' when 'encode' is called with 'tokens' on cuda [torch-mixed-device]
+  // FINDING-FOR: helper_passes_its_argument_on
+}
+static torch::Tensor embed(const torch::Tensor &tokens) {
+  auto h = tokens * 2;
+  return shift(h);
+}
+static torch::Tensor encode(const torch::Tensor &tokens) {
+  return embed(tokens);
+}
+static torch::Tensor embedOwn(const torch::Tensor &tokens) {
+  return shift(torch::ones({2, 3})).sum() + tokens;
+}
+GPUGUARD_SCENARIO(helper_passes_its_argument_on) {
+  auto tokens = torch::randn({2, 3}, torch::kCUDA);
+  auto y = encode(tokens);
+}
+GPUGUARD_SCENARIO(helper_passes_a_cpu_argument_on) {
+  auto y = encode(torch::randn({2, 3}));
+}
+GPUGUARD_SCENARIO(helper_passes_its_own_tensor_on) {
+  auto tokens = torch::randn({2, 3}, torch::kCUDA);
+  auto y = embedOwn(tokens);
+}
+
+// A module with two forward() overloads, called as `model->forward(...)`
+// (LibTorch's holder cannot call an overloaded forward()): each call runs
+// the overload it resolves to.
+struct ShiftedImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) {
+    return x + torch::arange(x.size(1), torch::kFloat);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'x' is on cuda and 'torch::arange(x.size(1), torch::kFloat)' is on cpu in one 'add' when 'forward' is called with 'batch' on cuda [torch-mixed-device]
+    // FINDING-FOR: overloaded_forward_adds_cpu_to_its_input
+  }
+  torch::Tensor forward(torch::Tensor x, double scale) { return x * scale; }
+};
+TORCH_MODULE(Shifted);
+GPUGUARD_SCENARIO(overloaded_forward_adds_cpu_to_its_input) {
+  auto batch = torch::randn({2, 3}, torch::kCUDA);
+  Shifted model;
+  auto y = model->forward(batch);
+}
+GPUGUARD_SCENARIO(other_forward_overload_on_cuda) {
+  auto batch = torch::randn({2, 3}, torch::kCUDA);
+  Shifted model;
+  auto y = model->forward(batch, 2.0);
 }

@@ -409,3 +409,56 @@ TEST(DeviceInferenceTest, MeetingsFollowTheCalledFunctionsArguments) {
       (std::vector<std::string>{"addPos:a", "forward:b", "forward:a",
                                 "operator():b"}));
 }
+
+TEST(DeviceInferenceTest, MeetingsFollowArgumentsPassedOnThreeCallsDeep) {
+  // Each meeting is named by the function called, with the calls it passes
+  // the argument through.
+  std::string Helpers =
+      "torch::Tensor meet(const torch::Tensor &x) {\n"
+      "  return x + torch::arange(x.size(1));\n"
+      "}\n"
+      "torch::Tensor one(const torch::Tensor &x) {\n"
+      "  return meet(x * 2);\n"
+      "}\n"
+      "torch::Tensor two(torch::Tensor x) { return one(x); }\n"
+      "torch::Tensor three(torch::Tensor x) { return two(x); }\n"
+      "torch::Tensor branch(torch::Tensor x, bool b) {\n"
+      "  if (b) return one(x);\n"
+      "  return x;\n"
+      "}\n"
+      "torch::Tensor own(torch::Tensor x) {\n"
+      "  return one(torch::ones({2, 2})) + x;\n"
+      "}\n";
+  EXPECT_EQ(meetingsAtCalls(Helpers + "void f(torch::Tensor a) {\n"
+                                      "  one(a);\n"
+                                      "  two(a);\n"
+                                      "  three(a);\n"
+                                      "  branch(a, true);\n"
+                                      "  own(a);\n"
+                                      "}\n"),
+            (std::vector<std::string>{"one:a", "two:a"}));
+}
+
+TEST(DeviceInferenceTest, ForwardCallsRunTheOverloadTheyResolveTo) {
+  EXPECT_EQ(
+      meetingsAtCalls("struct PosImpl : torch::nn::Module {\n"
+                      "  torch::Tensor forward(torch::Tensor x) {\n"
+                      "    return x + torch::arange(x.size(1));\n"
+                      "  }\n"
+                      "  torch::Tensor forward(torch::Tensor x, int64_t n) {\n"
+                      "    return x * n;\n"
+                      "  }\n"
+                      "  torch::Tensor forward(torch::Tensor x,\n"
+                      "                        torch::Tensor y) {\n"
+                      "    return x + torch::ones({2});\n"
+                      "  }\n"
+                      "};\n"
+                      "TORCH_MODULE(Pos);\n"
+                      "void f(torch::Tensor a, torch::Tensor b) {\n"
+                      "  Pos p;\n"
+                      "  p->forward(a);\n"
+                      "  p->forward(a, 2);\n"
+                      "  p->forward(b, a);\n"
+                      "}\n"),
+      (std::vector<std::string>{"forward:a", "forward:b"}));
+}
