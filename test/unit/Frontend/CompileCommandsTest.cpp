@@ -27,7 +27,8 @@ bool has(const CompileCommand &Command, llvm::StringRef Arg) {
 
 CudaHeaders toolkit(unsigned Major, unsigned Minor) {
   CudaHeaders Headers;
-  Headers.Toolkit = CudaToolkit{"/opt/cuda", Major, Minor};
+  Headers.Toolkit =
+      CudaToolkit{"/opt/cuda", Major, Minor, /*CcclIncludeDir=*/""};
   Headers.FallbackIncludeDir = "/fallback";
   return Headers;
 }

@@ -381,7 +381,7 @@ TEST(NvccFlagsTest, AdjustedNvccCommandsKeepTheirArchitecture) {
                          "-c",
                          "/src/k.cu"};
   CudaHeaders Headers;
-  Headers.Toolkit = CudaToolkit{"/opt/cuda", 12, 4};
+  Headers.Toolkit = CudaToolkit{"/opt/cuda", 12, 4, /*CcclIncludeDir=*/""};
   auto Out = adjustCompileCommand(Command, Headers, "/res");
   ASSERT_EQ(Out.size(), 2u);
   for (const CompileCommand &Side : Out) {
