@@ -293,7 +293,7 @@ private:
                         unsigned Depth) const;
   DeviceInfo moduleCall(const Expr *Module, llvm::ArrayRef<const Expr *> Args,
                         const Facts &State, unsigned Depth) const;
-  DeviceInfo moduleInit(const Expr *Init) const;
+  DeviceInfo moduleInit(const Expr *Init, const Facts &State) const;
   DeviceInfo helperCall(const CallExpr &Call, const Facts &State,
                         unsigned Depth) const;
   void assign(const ValueDecl *Var, const Expr *Value, Facts &State) const;
@@ -342,8 +342,8 @@ bool DeviceInference::Impl::join(Facts &Into, const Facts &Incoming) const {
 
 void DeviceInference::Impl::assign(const ValueDecl *Var, const Expr *Value,
                                    Facts &State) const {
-  DeviceInfo Info =
-      isModuleType(Var->getType()) ? moduleInit(Value) : evaluate(Value, State);
+  DeviceInfo Info = isModuleType(Var->getType()) ? moduleInit(Value, State)
+                                                 : evaluate(Value, State);
   if (Info.Dev || Info.NoDevice || Info.NoParameters)
     State[Var] = Info;
   else
@@ -1083,10 +1083,13 @@ DeviceInfo DeviceInference::Impl::tensorCall(const TensorCall &Call,
 // ---- Modules
 // -----------------------------------------------------------------
 
-DeviceInfo DeviceInference::Impl::moduleInit(const Expr *Init) const {
+DeviceInfo DeviceInference::Impl::moduleInit(const Expr *Init,
+                                             const Facts &State) const {
   const Expr *E = stripValue(Init);
   const CXXRecordDecl *Module = nullptr;
   SourceLocation Loc = E->getBeginLoc();
+  // The constructor's arguments: a holder and make_shared pass theirs on.
+  llvm::ArrayRef<const Expr *> Args;
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
     if (Construct->getConstructor()->isCopyOrMoveConstructor())
       return {};
@@ -1094,13 +1097,26 @@ DeviceInfo DeviceInference::Impl::moduleInit(const Expr *Init) const {
         Construct->getArg(0)->getType()->isNullPtrType())
       return {};
     Module = moduleClass(Construct->getType());
+    Args = {Construct->getArgs(), Construct->getNumArgs()};
   } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (Callee && Callee->getIdentifier() &&
-        Callee->getName() == "make_shared" && Callee->isInStdNamespace())
+        Callee->getName() == "make_shared" && Callee->isInStdNamespace()) {
       Module = moduleClass(Call->getType());
+      Args = {Call->getArgs(), Call->getNumArgs()};
+    }
   }
-  DeviceInfo Info = constructedModuleDevice(Module, Context);
+  std::optional<unsigned> MovedTo;
+  DeviceInfo Info = constructedModuleDevice(Module, Context, &MovedTo);
+  // A module whose constructor moves it to the device it is given.
+  if (MovedTo && *MovedTo < Args.size()) {
+    DeviceInfo Given = evaluate(Args[*MovedTo], State);
+    if (!Given.Dev)
+      return {};
+    Info = DeviceInfo();
+    Info.Dev = Given.Dev;
+    Info.MaybeZeroDim = false;
+  }
   if (Info.Dev)
     Info.Origin = Loc;
   return Info;
@@ -1114,20 +1130,79 @@ public:
   ModuleScan(ASTContext &Context) : Context(Context) {}
 
   /// False when the constructor may put a parameter anywhere else than the
-  /// CPU.
+  /// CPU, or on the device it is given as its last statement.
   bool scanConstructor(const FunctionDecl &Constructor) {
     DeviceInference Inference(Constructor, Context);
+    FinalMove = finalMoveToParameter(Constructor);
     bool Ok = true;
     Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
-      if (Ok)
+      if (Ok && S != FinalMove)
         Ok = cpuOnly(S, Inference, Facts);
     });
+    if (FinalMove)
+      MovedToParameter =
+          cast<DeclRefExpr>(stripValue(FinalMove->getArg(0)))->getDecl();
     return Ok;
   }
 
   bool HasParameters = false;
+  /// The constructor parameter whose device the module is moved to, last.
+  const ValueDecl *MovedToParameter = nullptr;
 
 private:
+  /// `to(device)` or `this->to(device)` as the constructor's last statement,
+  /// with `device` a parameter taken by value or const reference that the
+  /// body never assigns: after it, every parameter is on that device.
+  static const CXXMemberCallExpr *
+  finalMoveToParameter(const FunctionDecl &Constructor) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Constructor.getBody());
+    if (!Body || Body->body_empty())
+      return nullptr;
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(Body->body_back());
+    const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+    if (!Method || !Method->getIdentifier() || Method->getName() != "to" ||
+        !isModuleBaseClass(Method->getParent()) || Call->getNumArgs() < 1 ||
+        !isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreImpCasts()))
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(stripValue(Call->getArg(0)));
+    const auto *Parameter =
+        Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Parameter || Parameter->getDeclContext() != &Constructor)
+      return nullptr;
+    QualType Type = Parameter->getType();
+    if (Type->isReferenceType() &&
+        !Type.getNonReferenceType().isConstQualified())
+      return nullptr;
+    if (assignsTo(*Body, *Parameter))
+      return nullptr;
+    return Call;
+  }
+
+  /// Whether \p Body assigns \p Var or takes its address.
+  static bool assignsTo(const Stmt &Body, const ValueDecl &Var) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const ValueDecl *Var;
+      bool Found = false;
+      bool VisitBinaryOperator(BinaryOperator *Op) {
+        Found |= Op->isAssignmentOp() && referencedDecl(Op->getLHS()) == Var;
+        return !Found;
+      }
+      bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+        Found |= Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
+                 referencedDecl(Op->getArg(0)) == Var;
+        return !Found;
+      }
+      bool VisitUnaryOperator(UnaryOperator *Op) {
+        Found |= Op->getOpcode() == UO_AddrOf &&
+                 referencedDecl(Op->getSubExpr()) == Var;
+        return !Found;
+      }
+    } Search;
+    Search.Var = &Var;
+    Search.TraverseStmt(const_cast<Stmt *>(&Body));
+    return Search.Found;
+  }
+
   bool isCpu(const Expr *E, const DeviceInference &Inference,
              const DeviceFacts &Facts) {
     DeviceInfo Info = Inference.deviceOf(E, Facts);
@@ -1192,6 +1267,7 @@ private:
   }
 
   ASTContext &Context;
+  const CXXMemberCallExpr *FinalMove = nullptr;
 };
 
 /// True when \p Forward may move its input to another device itself.
@@ -1211,7 +1287,8 @@ static bool movesInput(const FunctionDecl &Forward) {
 }
 
 DeviceInfo constructedModuleDevice(const CXXRecordDecl *Module,
-                                   ASTContext &Context) {
+                                   ASTContext &Context,
+                                   std::optional<unsigned> *MovedToParameter) {
   if (!Module)
     return {};
   StringRef Builtin = builtinModuleName(Module);
@@ -1247,9 +1324,11 @@ DeviceInfo constructedModuleDevice(const CXXRecordDecl *Module,
         return {};
 
   ModuleScan Scan(Context);
+  unsigned Constructors = 0;
   for (const CXXConstructorDecl *Constructor : Module->ctors()) {
     if (Constructor->isImplicit() || Constructor->isDeleted())
       continue;
+    ++Constructors;
     const FunctionDecl *Definition = nullptr;
     if (!Constructor->hasBody(Definition))
       return {};
@@ -1270,6 +1349,14 @@ DeviceInfo constructedModuleDevice(const CXXRecordDecl *Module,
     DeviceInfo Info;
     Info.NoParameters = true;
     return Info;
+  }
+  // Moved to the device its one constructor is given: the construction's
+  // argument decides.
+  if (Scan.MovedToParameter) {
+    if (Constructors == 1 && MovedToParameter)
+      *MovedToParameter =
+          cast<ParmVarDecl>(Scan.MovedToParameter)->getFunctionScopeIndex();
+    return {};
   }
   return knownDevice(DeviceKind::CPU, -1, Module->getLocation());
 }

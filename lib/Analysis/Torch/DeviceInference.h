@@ -154,9 +154,15 @@ private:
 /// constructed and never moved: the CPU for LibTorch's built-in modules, and
 /// for a user's module whose constructors only register built-in modules
 /// and parameters created on the CPU; unknown otherwise. NoParameters is set
-/// for modules that hold none (ReLU, losses).
-DeviceInfo constructedModuleDevice(const clang::CXXRecordDecl *Module,
-                                   clang::ASTContext &Context);
+/// for modules that hold none (ReLU, losses). A user's module whose one
+/// constructor does that and then, as its last statement, moves the module
+/// to a device it is given (`to(device)`) is unknown too, and
+/// \p MovedToParameter, when given, receives that parameter's index: the
+/// construction's argument is the device.
+DeviceInfo
+constructedModuleDevice(const clang::CXXRecordDecl *Module,
+                        clang::ASTContext &Context,
+                        std::optional<unsigned> *MovedToParameter = nullptr);
 
 /// Ops that take tensors of several devices on purpose: copies between
 /// devices, and ops that read only their other operand's shape or type.

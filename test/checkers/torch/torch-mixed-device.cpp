@@ -263,6 +263,73 @@ void moduleOnRuntimeDevice() {
   auto z = fc(torch::randn({3, 4}));
 }
 
+// A module that moves itself, as the last statement of its one constructor,
+// to the device it is given: its parameters are where the construction
+// says.
+struct PlacedNetImpl : torch::nn::Module {
+  explicit PlacedNetImpl(torch::Device device) {
+    fc = register_module("fc", torch::nn::Linear(4, 2));
+    to(device);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(PlacedNet);
+// Moved before a module is registered, which then stays on the CPU; given
+// a device it may reassign; two constructors: unknown.
+struct MovedTooEarly : torch::nn::Module {
+  explicit MovedTooEarly(torch::Device device) {
+    to(device);
+    fc = register_module("fc", torch::nn::Linear(4, 2));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct Reassigns : torch::nn::Module {
+  explicit Reassigns(torch::Device device) {
+    fc = register_module("fc", torch::nn::Linear(4, 2));
+    if (!torch::cuda::is_available())
+      device = torch::kCPU;
+    to(device);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+struct TwoConstructors : torch::nn::Module {
+  TwoConstructors() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  explicit TwoConstructors(torch::Device device) : TwoConstructors() {
+    to(device);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+void modulesPlacedByTheirConstructor() {
+  auto cpu = torch::randn({3, 4});
+  PlacedNet onCuda(torch::kCUDA);
+  onCuda(cpu);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cpu' is on cpu and the parameters of 'onCuda' are on cuda in one call of 'onCuda' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: 'cpu' is placed on cpu here
+  // CHECK-NOTES: :[[@LINE-4]]:13: note: 'onCuda' is placed on cuda here
+  auto shared = std::make_shared<PlacedNetImpl>(torch::Device("cuda:1"));
+  shared->forward(cpu);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'cpu' is on cpu and the parameters of 'shared' are on cuda:1 in one call of 'shared' [torch-mixed-device]
+  // CHECK-NOTES: :[[@LINE-9]]:14: note: 'cpu' is placed on cpu here
+  // CHECK-NOTES: :[[@LINE-4]]:17: note: 'shared' is placed on cuda:1 here
+  PlacedNet onCpu(torch::kCPU);
+  onCpu(cpu);
+  torch::Device chosen(torch::cuda::is_available() ? torch::kCUDA
+                                                   : torch::kCPU);
+  PlacedNet either(chosen);
+  either(cpu);
+  MovedTooEarly early(torch::kCUDA);
+  early.forward(cpu);
+  Reassigns reassigns(torch::kCUDA);
+  reassigns.forward(cpu);
+  TwoConstructors two(torch::kCUDA);
+  two.forward(cpu);
+}
+
 // ---- Flow sensitivity ------------------------------------------------------------
 
 void paths() {

@@ -32,6 +32,7 @@
 // RUN: %torch_run --binary=%t.bin %s helper_passes_its_own_tensor_on --expect=accepted
 // RUN: %torch_run --binary=%t.bin %s overloaded_forward_adds_cpu_to_its_input --expect=rejected --message="Expected all tensors to be on the same device"
 // RUN: %torch_run --binary=%t.bin %s other_forward_overload_on_cuda --expect=accepted
+// RUN: %torch_run --binary=%t.bin %s module_placed_by_its_constructor_on_cpu --expect=accepted
 
 #include <torch/torch.h>
 
@@ -311,4 +312,22 @@ GPUGUARD_SCENARIO(other_forward_overload_on_cuda) {
   auto batch = torch::randn({2, 3}, torch::kCUDA);
   Shifted model;
   auto y = model->forward(batch, 2.0);
+}
+
+// A module that moves itself, last in its constructor, to the device it is
+// given: placed on the CPU and called with a CPU input, nothing to report.
+// (LibTorch 1.13 cannot move a module to meta, so the positive, placed on
+// CUDA, is in the lit test.)
+struct PlacedImpl : torch::nn::Module {
+  explicit PlacedImpl(torch::Device device) {
+    fc = register_module("fc", torch::nn::Linear(3, 2));
+    to(device);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Placed);
+GPUGUARD_SCENARIO(module_placed_by_its_constructor_on_cpu) {
+  Placed model(torch::kCPU);
+  auto y = model(torch::randn({2, 3}));
 }

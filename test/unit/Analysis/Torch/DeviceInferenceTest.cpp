@@ -267,6 +267,12 @@ TEST(DeviceInferenceTest, ConstructedModules) {
       Helper() { build(); }
       void build();
     };
+    struct Placed : torch::nn::Module {
+      Placed(int width, torch::Device device) {
+        register_parameter("w", torch::ones({width}));
+        to(device);
+      }
+    };
     Empty e; Helper h;
   )");
   ASSERT_TRUE(Unit);
@@ -283,6 +289,13 @@ TEST(DeviceInferenceTest, ConstructedModules) {
   DeviceInfo Helper = constructedModuleDevice(ClassOf("Helper"), Context);
   EXPECT_FALSE(Helper.Dev);
   EXPECT_FALSE(Helper.NoParameters);
+  // Moved, last, to the device its constructor is given: unknown alone,
+  // and the index of that parameter for whoever sees the construction.
+  std::optional<unsigned> MovedTo;
+  EXPECT_FALSE(constructedModuleDevice(ClassOf("Placed"), Context).Dev);
+  EXPECT_FALSE(
+      constructedModuleDevice(ClassOf("Placed"), Context, &MovedTo).Dev);
+  EXPECT_EQ(MovedTo, std::optional<unsigned>(1));
 }
 
 } // namespace
