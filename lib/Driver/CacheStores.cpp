@@ -1,7 +1,7 @@
 //===--- CacheStores.cpp - Where result cache entries are kept ------------===//
 
 #include "Driver/CacheStores.h"
-#include "Frontend/AtomicFile.h"
+#include "Support/AtomicFile.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -60,7 +60,7 @@ public:
     if (std::error_code EC = fs::create_directories(path::parent_path(Entry)))
       return failure(EC.message());
     // Readers see the old entry, the new one, or none.
-    if (std::error_code EC = frontend::writeAtomically(Entry, Bytes))
+    if (std::error_code EC = support::writeAtomically(Entry, Bytes))
       return failure(EC.message());
     return Error::success();
   }

@@ -20,6 +20,7 @@
 #include "Frontend/TorchDiscovery.h"
 #include "Instrument/OutputWriter.h"
 #include "Output/Reporter.h"
+#include "Support/ContentHash.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -402,7 +403,7 @@ std::string executableHash(const char *Argv0) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Binary =
       llvm::MemoryBuffer::getFile(Executable, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
-  return Binary ? ResultCache::contentHash((*Binary)->getBuffer()) : "";
+  return Binary ? support::contentHash((*Binary)->getBuffer()) : "";
 }
 
 /// Where the files' preambles are precompiled, unless --no-preamble; not

@@ -2,6 +2,7 @@
 
 #include "Driver/ResultCache.h"
 #include "Frontend/TorchDiscovery.h"
+#include "Support/ContentHash.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -189,7 +190,7 @@ std::optional<std::string> ResultCache::hashOfFile(StringRef File) {
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
           MemoryBuffer::getFile(File, /*IsText=*/false,
                                 /*RequiresNullTerminator=*/false))
-    Hash = contentHash((*Buffer)->getBuffer());
+    Hash = support::contentHash((*Buffer)->getBuffer());
   std::lock_guard<std::mutex> Lock(HashesMutex);
   Hashes.try_emplace(File, Hash);
   return Hash;
@@ -221,12 +222,6 @@ std::string ResultCache::key(ArrayRef<std::string> Parts) {
   }
   std::array<uint8_t, 32> Digest = Hasher.final();
   return toHex(Digest, /*LowerCase=*/true);
-}
-
-std::string ResultCache::contentHash(StringRef Bytes) {
-  XXH128_hash_t Hash = xxh3_128bits(arrayRefFromStringRef(Bytes));
-  return utohexstr(Hash.high64, /*LowerCase=*/true, 16) +
-         utohexstr(Hash.low64, /*LowerCase=*/true, 16);
 }
 
 std::string ResultCache::defaultDirectory() {

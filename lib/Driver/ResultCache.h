@@ -80,9 +80,6 @@ public:
   /// or ~/.cache/gpuguard/results; empty when neither can be found.
   static std::string defaultDirectory();
 
-  /// The content hash the entries record for a file's bytes.
-  static std::string contentHash(llvm::StringRef Bytes);
-
 private:
   /// A store and what this run learnt of it.
   struct Slot {

@@ -9,6 +9,7 @@
 #include "Driver/ResultCache.h"
 #include "Instrument/OutputWriter.h"
 #include "Instrument/Recorder.h"
+#include "Support/ContentHash.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Basic/Stack.h"
 #include "llvm/ADT/StringExtras.h"
@@ -195,7 +196,7 @@ private:
     if (!Bytes)
       return "";
     std::vector<std::string> Parts = {
-        Cache.RunKey, File, ResultCache::contentHash((*Bytes)->getBuffer())};
+        Cache.RunKey, File, support::contentHash((*Bytes)->getBuffer())};
     for (const CompileCommand &Command : Database.getCompileCommands(File)) {
       Parts.push_back(Command.Directory);
       Parts.push_back(Command.Filename);

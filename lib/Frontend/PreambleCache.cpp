@@ -1,8 +1,9 @@
 //===--- PreambleCache.cpp - Precompiled preambles kept on disk -----------===//
 
 #include "Frontend/PreambleCache.h"
-#include "Frontend/AtomicFile.h"
 #include "Frontend/TorchDiscovery.h"
+#include "Support/AtomicFile.h"
+#include "Support/ContentHash.h"
 #include "clang/AST/DeclGroup.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
@@ -21,7 +22,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/xxhash.h"
 
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
@@ -31,14 +31,9 @@ namespace gpuguard::frontend {
 
 namespace {
 
-constexpr llvm::StringLiteral EntryHeader = "gpuguard-preamble 2";
+constexpr llvm::StringLiteral EntryHeader = "gpuguard-preamble 3";
 /// In place of the header's hash: the preamble did not build cleanly.
 constexpr llvm::StringLiteral UnusableMark = "unusable";
-
-std::string hexHash(llvm::StringRef Bytes) {
-  return llvm::utohexstr(llvm::xxh3_64bits(Bytes), /*LowerCase=*/true,
-                         /*Width=*/16);
-}
 
 /// A file the preamble read, as it was when the preamble was built.
 struct Dependency {
@@ -241,7 +236,7 @@ std::optional<Dependency> describe(llvm::StringRef Path, bool WithHash) {
                                               /*RequiresNullTerminator=*/false);
     if (!Buffer)
       return std::nullopt;
-    Dep.ContentHash = hexHash((*Buffer)->getBuffer());
+    Dep.ContentHash = support::contentHash((*Buffer)->getBuffer());
   }
   return Dep;
 }
@@ -401,8 +396,8 @@ PreambleCache::lookup(llvm::StringRef Key, llvm::vfs::FileSystem &FS) {
   // still start with the same text.
   auto From = FS.getBufferForFile(Found->BuiltFrom);
   if (!From || (*From)->getBufferSize() < Found->BuiltFromPreambleSize ||
-      hexHash((*From)->getBuffer().take_front(Found->BuiltFromPreambleSize)) !=
-          Found->BuiltFromPreambleHash)
+      support::contentHash((*From)->getBuffer().take_front(
+          Found->BuiltFromPreambleSize)) != Found->BuiltFromPreambleHash)
     return std::nullopt;
   if (!llvm::all_of(Found->Dependencies, unchanged))
     return std::nullopt;
@@ -443,7 +438,7 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
   Result.BuiltFrom = MainFile.getBufferIdentifier().str();
   Result.BuiltFromPreambleSize = PreambleSize;
   Result.BuiltFromPreambleHash =
-      hexHash(MainFile.getBuffer().take_front(PreambleSize));
+      support::contentHash(MainFile.getBuffer().take_front(PreambleSize));
   Result.UserDeclIDs = std::move(Recorder.UserDeclIDs);
   llvm::sort(Recorder.Files);
   Recorder.Files.erase(llvm::unique(Recorder.Files), Recorder.Files.end());
@@ -462,7 +457,7 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
   Result.Diagnostics = std::move(Said.Diagnostics);
   if (Said.Failed) {
     Result.PchHash = UnusableMark.str();
-    writeAtomically(EntryPath, Result.serialise());
+    support::writeAtomically(EntryPath, Result.serialise());
     return Result;
   }
 
@@ -493,7 +488,7 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
   Result.PchSize = Written->Size;
   Result.PchModifiedNs = Written->ModifiedNs;
   Result.PchHash = Written->ContentHash;
-  if (writeAtomically(EntryPath, Result.serialise()))
+  if (support::writeAtomically(EntryPath, Result.serialise()))
     return std::nullopt;
   Result.PchPath = std::string(PchPath);
   evict(EntryPath);
@@ -594,7 +589,7 @@ PreambleCache::attach(CompilerInvocation &Invocation,
   if (Run.Scope == PreambleScope::Directory)
     KeyText += path::parent_path(MainPath).str();
   KeyText += '\0' + flagsKey(Invocation, MainPath);
-  std::string Key = hexHash(KeyText);
+  std::string Key = support::contentHash(KeyText);
 
   std::optional<Entry> Found = lookup(Key, *FS);
   if (!Found)

@@ -1,21 +1,20 @@
 //===--- TorchDiscovery.cpp - Finding LibTorch for files without flags ----===//
 
 #include "Frontend/TorchDiscovery.h"
-#include "Frontend/AtomicFile.h"
 #include "Frontend/CompileCommands.h"
 #include "Frontend/IncludeScan.h"
+#include "Support/AtomicFile.h"
+#include "Support/ContentHash.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 #include <algorithm>
 
 namespace fs = llvm::sys::fs;
@@ -106,13 +105,6 @@ std::vector<std::string> packageDirs(llvm::StringRef Prefix) {
   llvm::sort(MultiArch);
   Dirs.insert(Dirs.end(), MultiArch.begin(), MultiArch.end());
   return Dirs;
-}
-
-std::string hex(uint64_t Value) {
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  OS << llvm::format_hex_no_prefix(Value, 16);
-  return Text;
 }
 
 /// Size and modification time, so that an upgraded LibTorch at the same path
@@ -258,7 +250,7 @@ std::string torchPchPath(const TorchInstallation &Torch,
                     "\nskip-function-bodies\ndriver beside its LLVM";
   for (const std::string &Dir : Torch.IncludeDirs)
     Key += "\n" + Dir;
-  return joinPath(CacheDir, "torch-" + hex(llvm::xxh3_64bits(Key)) + ".pch");
+  return joinPath(CacheDir, "torch-" + support::contentHash(Key) + ".pch");
 }
 
 /// The clang++ of the LLVM that \p ResourceDir (<prefix>/lib/clang/<N>)
@@ -294,7 +286,7 @@ llvm::Expected<std::string> getTorchPch(const TorchInstallation &Torch,
   std::string Header = Pch.substr(0, Pch.size() - 4) + ".h";
   if (!fs::exists(Header))
     if (std::error_code EC =
-            writeAtomically(Header, "#include <torch/torch.h>\n"))
+            support::writeAtomically(Header, "#include <torch/torch.h>\n"))
       return Failure(EC.message());
 
   llvm::SmallString<256> Temp;

@@ -1,7 +1,9 @@
 //===--- OutputWriter.cpp - Where instrumented copies go ------------------===//
 
 #include "Instrument/OutputWriter.h"
+#include "Support/AtomicFile.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -115,30 +117,20 @@ std::optional<std::string> writeAtomically(llvm::StringRef Path,
     return "cannot write '" + Path.str() + "': '" + Parent.str() +
            "' is a file; a file in the output directory is in the way, "
            "remove it";
-  llvm::SmallString<256> Temporary;
-  int FD = -1;
-  if (std::error_code EC =
-          fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Temporary))
-    return "cannot write '" + Path.str() + "': " + EC.message() +
-           "; pass a writable -o";
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      std::string Problem = OS.error().message();
-      OS.clear_error();
-      fs::remove(Temporary);
-      return "cannot write '" + Path.str() + "': " + Problem +
-             "; check the space left in the output directory";
-    }
+  support::AtomicWriteStep Failed;
+  std::error_code EC = support::writeAtomically(Path, Text, &Failed);
+  if (!EC)
+    return std::nullopt;
+  std::string Problem = "cannot write '" + Path.str() + "': " + EC.message();
+  switch (Failed) {
+  case support::AtomicWriteStep::CreateTemporary:
+    return Problem + "; pass a writable -o";
+  case support::AtomicWriteStep::Write:
+    return Problem + "; check the space left in the output directory";
+  case support::AtomicWriteStep::Rename:
+    return Problem + "; a directory in the output directory may be in the way";
   }
-  if (std::error_code EC = fs::rename(Temporary, Path)) {
-    fs::remove(Temporary);
-    return "cannot write '" + Path.str() + "': " + EC.message() +
-           "; a directory in the output directory may be in the way";
-  }
-  return std::nullopt;
+  llvm_unreachable("every step is named");
 }
 
 } // namespace gpuguard::instrument

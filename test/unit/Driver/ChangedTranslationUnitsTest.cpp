@@ -1,6 +1,7 @@
 //===--- ChangedTranslationUnitsTest.cpp ----------------------------------===//
 
 #include "Driver/ChangedTranslationUnits.h"
+#include "TemporaryDirectoryTest.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -17,33 +18,9 @@ using Files = std::vector<std::string>;
 
 /// A small project in a fresh temporary directory, with a compile database
 /// that lists its sources.
-class ChangedTranslationUnitsTest : public ::testing::Test {
+class ChangedTranslationUnitsTest
+    : public gpuguard::test::TemporaryDirectoryTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gpuguard-diff", Dir));
-    // Real paths, as a diff names them: the temporary directory may be
-    // reached through a link.
-    llvm::SmallString<256> Real;
-    ASSERT_FALSE(llvm::sys::fs::real_path(Dir, Real));
-    Dir = Real;
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
-
-  std::string path(llvm::StringRef Relative) {
-    llvm::SmallString<256> Path(Dir);
-    llvm::sys::path::append(Path, Relative);
-    return std::string(Path);
-  }
-
-  std::string write(llvm::StringRef Relative, llvm::StringRef Text) {
-    std::string Path = path(Relative);
-    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << Text;
-    return Path;
-  }
-
   /// A database compiling each of \p Sources with `-Iinclude`.
   std::unique_ptr<JSONCompilationDatabase> database(const Files &Sources) {
     std::string Json = "[";
@@ -59,8 +36,6 @@ protected:
     EXPECT_TRUE(Database) << Error;
     return Database;
   }
-
-  llvm::SmallString<256> Dir;
 };
 
 TEST_F(ChangedTranslationUnitsTest, ChangedSourcesWithoutHeadersAreChecked) {

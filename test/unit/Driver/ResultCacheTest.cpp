@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/ResultCache.h"
+#include "TemporaryDirectoryTest.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -20,25 +21,11 @@ namespace fs = llvm::sys::fs;
 
 namespace {
 
-class ResultCacheTest : public ::testing::Test {
+class ResultCacheTest : public gpuguard::test::TemporaryDirectoryTest {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(fs::createUniqueDirectory("gpuguard-result-cache", Root));
-    Header = path("launch.cuh");
-    write(Header, "constexpr int kThreads = 256;\n");
-  }
-  void TearDown() override { fs::remove_directories(Root); }
-
-  std::string path(llvm::StringRef Name) const {
-    llvm::SmallString<256> Path(Root);
-    llvm::sys::path::append(Path, Name);
-    return std::string(Path);
-  }
-  static void write(const std::string &File, llvm::StringRef Text) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(File, EC);
-    ASSERT_FALSE(EC);
-    OS << Text;
+    TemporaryDirectoryTest::SetUp();
+    Header = write("launch.cuh", "constexpr int kThreads = 256;\n");
   }
 
   /// A finding with a note, a fix-it, a range and an alias.
@@ -68,7 +55,6 @@ protected:
     return Check;
   }
 
-  llvm::SmallString<128> Root;
   std::string Header;
 };
 

@@ -1,6 +1,7 @@
 //===--- PreambleCacheTest.cpp --------------------------------------------===//
 
 #include "Frontend/PreambleCache.h"
+#include "TemporaryDirectoryTest.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -20,27 +21,11 @@ namespace fs = llvm::sys::fs;
 namespace {
 
 /// Sources and a preamble directory in a fresh temporary directory.
-class PreambleCacheTest : public ::testing::Test {
+class PreambleCacheTest : public gpuguard::test::TemporaryDirectoryTest {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(fs::createUniqueDirectory("gpuguard-preamble", Dir));
+    TemporaryDirectoryTest::SetUp();
     Cache.emplace(path("preambles"), "test", uint64_t(1) << 30);
-  }
-  void TearDown() override { fs::remove_directories(Dir); }
-
-  std::string path(llvm::StringRef Relative) {
-    llvm::SmallString<256> Path(Dir);
-    llvm::sys::path::append(Path, Relative);
-    return std::string(Path);
-  }
-
-  std::string write(llvm::StringRef Relative, llvm::StringRef Text) {
-    std::string Path = path(Relative);
-    fs::create_directories(llvm::sys::path::parent_path(Path));
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << Text;
-    return Path;
   }
 
   /// The C++ compile of \p Relative, as the driver hands it to a parse.
@@ -86,7 +71,6 @@ protected:
     return {Headers, Entries};
   }
 
-  llvm::SmallString<256> Dir;
   std::optional<PreambleCache> Cache;
 };
 

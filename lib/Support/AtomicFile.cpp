@@ -1,20 +1,26 @@
 //===--- AtomicFile.cpp - Files written whole or not at all ---------------===//
 
-#include "Frontend/AtomicFile.h"
+#include "Support/AtomicFile.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace fs = llvm::sys::fs;
 
-namespace gpuguard::frontend {
+namespace gpuguard::support {
 
-std::error_code writeAtomically(llvm::StringRef Target, llvm::StringRef Text) {
+std::error_code writeAtomically(llvm::StringRef Target, llvm::StringRef Text,
+                                AtomicWriteStep *FailedStep) {
+  auto Failed = [FailedStep](AtomicWriteStep Step, std::error_code EC) {
+    if (FailedStep)
+      *FailedStep = Step;
+    return EC;
+  };
   llvm::SmallString<256> Temp;
   int FD = -1;
   if (std::error_code EC =
           fs::createUniqueFile(Target + "-%%%%%%%%.tmp", FD, Temp))
-    return EC;
+    return Failed(AtomicWriteStep::CreateTemporary, EC);
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Text;
@@ -22,14 +28,14 @@ std::error_code writeAtomically(llvm::StringRef Target, llvm::StringRef Text) {
     if (std::error_code EC = OS.error()) {
       OS.clear_error();
       fs::remove(Temp);
-      return EC;
+      return Failed(AtomicWriteStep::Write, EC);
     }
   }
   if (std::error_code EC = fs::rename(Temp, Target)) {
     fs::remove(Temp);
-    return EC;
+    return Failed(AtomicWriteStep::Rename, EC);
   }
   return {};
 }
 
-} // namespace gpuguard::frontend
+} // namespace gpuguard::support

@@ -1,0 +1,16 @@
+//===--- ContentHash.cpp - Names for bytes --------------------------------===//
+
+#include "Support/ContentHash.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
+namespace gpuguard::support {
+
+std::string contentHash(llvm::StringRef Bytes) {
+  llvm::XXH128_hash_t Hash =
+      llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Bytes));
+  return llvm::utohexstr(Hash.high64, /*LowerCase=*/true, 16) +
+         llvm::utohexstr(Hash.low64, /*LowerCase=*/true, 16);
+}
+
+} // namespace gpuguard::support
