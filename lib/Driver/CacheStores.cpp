@@ -2,6 +2,7 @@
 
 #include "Driver/CacheStores.h"
 #include "Support/AtomicFile.h"
+#include "Support/CacheEviction.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -76,13 +77,7 @@ public:
   }
 
   void evict() override {
-    struct Entry {
-      std::string Path;
-      uint64_t Size;
-      sys::TimePoint<> Used;
-    };
-    std::vector<Entry> Entries;
-    uint64_t Total = 0;
+    std::vector<support::CachedItem> Entries;
     std::error_code EC;
     for (fs::recursive_directory_iterator It(Directory, EC), End;
          It != End && !EC; It.increment(EC)) {
@@ -90,21 +85,9 @@ public:
       if (fs::status(It->path(), Status) || !fs::is_regular_file(Status))
         continue;
       Entries.push_back(
-          {It->path(), Status.getSize(), Status.getLastModificationTime()});
-      Total += Status.getSize();
+          {{It->path()}, Status.getSize(), Status.getLastModificationTime()});
     }
-    if (Total <= MaxBytes)
-      return;
-    // Down to three quarters of the limit, so that eviction is not run
-    // again at the next store.
-    llvm::sort(Entries,
-               [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
-    for (const Entry &Old : Entries) {
-      if (Total <= MaxBytes / 4 * 3)
-        break;
-      if (!fs::remove(Old.Path))
-        Total -= Old.Size;
-    }
+    support::evictLeastRecentlyUsed(std::move(Entries), MaxBytes);
   }
 
 private:

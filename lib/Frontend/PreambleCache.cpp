@@ -3,6 +3,7 @@
 #include "Frontend/PreambleCache.h"
 #include "Frontend/TorchDiscovery.h"
 #include "Support/AtomicFile.h"
+#include "Support/CacheEviction.h"
 #include "Support/ContentHash.h"
 #include "clang/AST/DeclGroup.h"
 #include "clang/Basic/SourceManager.h"
@@ -496,13 +497,7 @@ PreambleCache::build(const CompilerInvocation &Invocation, llvm::StringRef Key,
 }
 
 void PreambleCache::evict(llvm::StringRef Keep) {
-  struct Stored {
-    std::string Entry;
-    uint64_t Size;
-    llvm::sys::TimePoint<> Used;
-  };
-  std::vector<Stored> Entries;
-  uint64_t Total = 0;
+  std::vector<support::CachedItem> Entries;
   std::error_code EC;
   for (fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
@@ -510,9 +505,8 @@ void PreambleCache::evict(llvm::StringRef Keep) {
     if (!Name.ends_with(".entry")) {
       // What a run that was killed while it built a preamble left.
       fs::file_status Status;
-      llvm::StringRef Stem = path::stem(Name);
-      bool EntryPch = Name.ends_with(".pch") && Stem.size() == 16 &&
-                      llvm::all_of(Stem, llvm::isHexDigit);
+      bool EntryPch =
+          Name.ends_with(".pch") && support::isContentHash(path::stem(Name));
       if (!EntryPch && !fs::status(Name, Status) &&
           Status.getLastModificationTime() <
               std::chrono::system_clock::now() - std::chrono::hours(1))
@@ -526,26 +520,13 @@ void PreambleCache::evict(llvm::StringRef Keep) {
     uint64_t Size = EntryStatus.getSize();
     if (!fs::status(Pch, PchStatus))
       Size += PchStatus.getSize();
-    Total += Size;
+    // The entry first: without it the header is never read. A lookup
+    // touches its entry, so one another run is about to load is among the
+    // last to go.
     Entries.push_back(
-        {Name.str(), Size, EntryStatus.getLastModificationTime()});
+        {{Name.str(), Pch}, Size, EntryStatus.getLastModificationTime()});
   }
-  if (Total <= SizeLimit)
-    return;
-  llvm::sort(Entries,
-             [](const Stored &A, const Stored &B) { return A.Used < B.Used; });
-  // A lookup touches its entry first, so one another run is about to load
-  // is among the last to go.
-  for (const Stored &Old : Entries) {
-    if (Total <= SizeLimit * 3 / 4)
-      break;
-    if (Old.Entry == Keep)
-      continue;
-    // The entry first: without it the header is never read.
-    fs::remove(Old.Entry);
-    fs::remove(llvm::StringRef(Old.Entry).drop_back(6).str() + ".pch");
-    Total -= Old.Size;
-  }
+  support::evictLeastRecentlyUsed(std::move(Entries), SizeLimit, Keep);
 }
 
 std::optional<PreambleUse>

@@ -1,6 +1,7 @@
 //===--- ContentHash.cpp - Names for bytes --------------------------------===//
 
 #include "Support/ContentHash.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 
@@ -11,6 +12,10 @@ std::string contentHash(llvm::StringRef Bytes) {
       llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Bytes));
   return llvm::utohexstr(Hash.high64, /*LowerCase=*/true, 16) +
          llvm::utohexstr(Hash.low64, /*LowerCase=*/true, 16);
+}
+
+bool isContentHash(llvm::StringRef Name) {
+  return Name.size() == 32 && llvm::all_of(Name, llvm::isHexDigit);
 }
 
 } // namespace gpuguard::support

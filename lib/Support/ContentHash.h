@@ -18,6 +18,9 @@ namespace gpuguard::support {
 /// The hash of \p Bytes as 32 lower-case hex digits.
 std::string contentHash(llvm::StringRef Bytes);
 
+/// Whether \p Name has the shape of a contentHash(): a cache's own file.
+bool isContentHash(llvm::StringRef Name);
+
 } // namespace gpuguard::support
 
 #endif // GPUGUARD_SUPPORT_CONTENTHASH_H

@@ -11,8 +11,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <chrono>
 #include <optional>
 
 using namespace gpuguard::frontend;
@@ -219,6 +221,31 @@ TEST_F(PreambleCacheTest, TheLeastRecentlyUsedGoFirst) {
   }
   // Each store over the limit drops all but what it just stored.
   EXPECT_EQ(stored(), std::make_pair(1u, 1u));
+}
+
+TEST_F(PreambleCacheTest, WhatAKilledRunLeftGoesAfterAnHour) {
+  write("src/shapes.h", "int area(int w, int h);\n");
+  write("src/solids.h", "int volume(int w, int h, int d);\n");
+  write("src/a.cpp", "#include \"shapes.h\"\nint a();\n");
+  write("src/b.cpp", "#include \"solids.h\"\nint b();\n");
+  std::shared_ptr<clang::CompilerInvocation> First = invocation("src/a.cpp");
+  ASSERT_TRUE(attachTo(*Cache, *First));
+  // A half-written header two hours old, and a stored one of the same age.
+  std::string Stale = write("preambles/0123-abcdefgh.tmp", "partial");
+  auto TwoHoursAgo = std::chrono::system_clock::now() - std::chrono::hours(2);
+  for (const std::string &File :
+       {Stale, First->getPreprocessorOpts().ImplicitPCHInclude}) {
+    int FD;
+    ASSERT_FALSE(
+        fs::openFileForReadWrite(File, FD, fs::CD_OpenExisting, fs::OF_None));
+    fs::setLastAccessAndModificationTime(FD, TwoHoursAgo);
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  // The next store sweeps the leftover and keeps the entry's header.
+  std::shared_ptr<clang::CompilerInvocation> Second = invocation("src/b.cpp");
+  ASSERT_TRUE(attachTo(*Cache, *Second));
+  EXPECT_FALSE(fs::exists(Stale));
+  EXPECT_EQ(stored(), std::make_pair(2u, 2u));
 }
 
 } // namespace

@@ -16,4 +16,11 @@ TEST(ContentHashTest, NamesBytesWith32HexDigits) {
   EXPECT_NE(contentHash("a"), Empty);
 }
 
+TEST(ContentHashTest, RecognisesItsOwnShape) {
+  EXPECT_TRUE(isContentHash(contentHash("kernel")));
+  EXPECT_FALSE(isContentHash("0123456789abcdef"));
+  EXPECT_FALSE(isContentHash(contentHash("kernel") + ".pch"));
+  EXPECT_FALSE(isContentHash("g123456789abcdef0123456789abcdef"));
+}
+
 } // namespace
