@@ -231,7 +231,7 @@ void MixedDeviceCheck::reportMeetings(const CallExpr &Call,
         Operands.push_back({E, DeviceInfo()});
       instrumentOperands(Operands, /*Module=*/nullptr, Meeting.Op->getExprLoc(),
                          Meeting.Op->getExprLoc(), Meeting.OpName, getID(),
-                         Meeting.OpFunction, Context);
+                         Meeting.opFunction(), Context);
     }
   }
 }

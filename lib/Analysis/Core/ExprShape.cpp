@@ -3,6 +3,7 @@
 #include "Analysis/Core/ExprShape.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -135,6 +136,10 @@ void collectAssignedVariables(const Stmt *Body,
   if (const auto *Assign = dyn_cast<BinaryOperator>(Body);
       Assign && Assign->isAssignmentOp())
     Target = Assign->getLHS();
+  // A class's assignment operator: `grid = dim3(n)`, `device = kCPU`.
+  else if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Body);
+           Call && Call->isAssignmentOp() && Call->getNumArgs() > 0)
+    Target = Call->getArg(0);
   else if (const auto *Unary = dyn_cast<UnaryOperator>(Body);
            Unary &&
            (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_AddrOf))

@@ -69,7 +69,8 @@ const clang::Expr *conditionOf(const clang::Stmt *S);
 
 /// Adds to \p Out the local variables that \p Body may change after their
 /// declaration: assigned or incremented (loop counters, accumulators,
-/// reassigned copies), assigned through a member (`block.x = n`), or whose
+/// reassigned copies, a class through its `operator=`), assigned through a
+/// member (`block.x = n`), or whose
 /// address is taken. A value is followed through a local's initialiser only
 /// when the local is not among them.
 void collectAssignedVariables(

@@ -1,6 +1,7 @@
 //===--- DeviceInference.cpp - Which device a tensor lives on -------------===//
 
 #include "Analysis/Torch/DeviceInference.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Torch/TorchApi.h"
 #include "Analysis/Torch/TorchOps.h"
@@ -721,7 +722,6 @@ parameterMeeting(const Expr &E, const DeviceInference &Inference,
       ParameterMeeting Meeting;
       Meeting.Function = &Function;
       Meeting.Parameter = *Parameter;
-      Meeting.OpFunction = &Function;
       Meeting.Op = &E;
       Meeting.OpName = Call->Name;
       Meeting.ParameterOperand = Operands[I];
@@ -1133,28 +1133,31 @@ public:
   /// CPU, or on the device it is given as its last statement.
   bool scanConstructor(const FunctionDecl &Constructor) {
     DeviceInference Inference(Constructor, Context);
-    FinalMove = finalMoveToParameter(Constructor);
+    const ParmVarDecl *MovedTo = nullptr;
+    const CXXMemberCallExpr *FinalMove =
+        finalMoveToParameter(Constructor, MovedTo);
     bool Ok = true;
     Inference.forEachReachable([&](const Stmt *S, const DeviceFacts &Facts) {
       if (Ok && S != FinalMove)
         Ok = cpuOnly(S, Inference, Facts);
     });
-    if (FinalMove)
-      MovedToParameter =
-          cast<DeclRefExpr>(stripValue(FinalMove->getArg(0)))->getDecl();
+    if (MovedTo)
+      MovedToParameter = MovedTo->getFunctionScopeIndex();
     return Ok;
   }
 
   bool HasParameters = false;
-  /// The constructor parameter whose device the module is moved to, last.
-  const ValueDecl *MovedToParameter = nullptr;
+  /// The index of the constructor parameter whose device the module is
+  /// moved to, last.
+  std::optional<unsigned> MovedToParameter;
 
 private:
   /// `to(device)` or `this->to(device)` as the constructor's last statement,
   /// with `device` a parameter taken by value or const reference that the
   /// body never assigns: after it, every parameter is on that device.
   static const CXXMemberCallExpr *
-  finalMoveToParameter(const FunctionDecl &Constructor) {
+  finalMoveToParameter(const FunctionDecl &Constructor,
+                       const ParmVarDecl *&Parameter) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(Constructor.getBody());
     if (!Body || Body->body_empty())
       return nullptr;
@@ -1165,42 +1168,19 @@ private:
         !isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreImpCasts()))
       return nullptr;
     const auto *Ref = dyn_cast<DeclRefExpr>(stripValue(Call->getArg(0)));
-    const auto *Parameter =
-        Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    if (!Parameter || Parameter->getDeclContext() != &Constructor)
+    const auto *Given = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Given || Given->getDeclContext() != &Constructor)
       return nullptr;
-    QualType Type = Parameter->getType();
+    QualType Type = Given->getType();
     if (Type->isReferenceType() &&
         !Type.getNonReferenceType().isConstQualified())
       return nullptr;
-    if (assignsTo(*Body, *Parameter))
+    llvm::SmallPtrSet<const VarDecl *, 8> Assigned;
+    collectAssignedVariables(Body, Assigned);
+    if (Assigned.contains(Given))
       return nullptr;
+    Parameter = Given;
     return Call;
-  }
-
-  /// Whether \p Body assigns \p Var or takes its address.
-  static bool assignsTo(const Stmt &Body, const ValueDecl &Var) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      const ValueDecl *Var;
-      bool Found = false;
-      bool VisitBinaryOperator(BinaryOperator *Op) {
-        Found |= Op->isAssignmentOp() && referencedDecl(Op->getLHS()) == Var;
-        return !Found;
-      }
-      bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-        Found |= Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
-                 referencedDecl(Op->getArg(0)) == Var;
-        return !Found;
-      }
-      bool VisitUnaryOperator(UnaryOperator *Op) {
-        Found |= Op->getOpcode() == UO_AddrOf &&
-                 referencedDecl(Op->getSubExpr()) == Var;
-        return !Found;
-      }
-    } Search;
-    Search.Var = &Var;
-    Search.TraverseStmt(const_cast<Stmt *>(&Body));
-    return Search.Found;
   }
 
   bool isCpu(const Expr *E, const DeviceInference &Inference,
@@ -1267,7 +1247,6 @@ private:
   }
 
   ASTContext &Context;
-  const CXXMemberCallExpr *FinalMove = nullptr;
 };
 
 /// True when \p Forward may move its input to another device itself.
@@ -1354,8 +1333,7 @@ DeviceInfo constructedModuleDevice(const CXXRecordDecl *Module,
   // argument decides.
   if (Scan.MovedToParameter) {
     if (Constructors == 1 && MovedToParameter)
-      *MovedToParameter =
-          cast<ParmVarDecl>(Scan.MovedToParameter)->getFunctionScopeIndex();
+      *MovedToParameter = Scan.MovedToParameter;
     return {};
   }
   return knownDevice(DeviceKind::CPU, -1, Module->getLocation());

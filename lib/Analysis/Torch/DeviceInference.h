@@ -99,8 +99,6 @@ struct ParameterMeeting {
     const clang::FunctionDecl *Callee = nullptr;
   };
   llvm::SmallVector<PassedOn, 2> Through;
-  /// The function whose body holds the op.
-  const clang::FunctionDecl *OpFunction = nullptr;
   const clang::Expr *Op = nullptr;
   std::string OpName;
   /// The op's operand that follows the parameter's device, and the one on
@@ -111,6 +109,11 @@ struct ParameterMeeting {
   DeviceInfo Fixed;
   /// The argument a call passes for the parameter (meetingsOf).
   const clang::Expr *Argument = nullptr;
+
+  /// The function whose body holds the op.
+  const clang::FunctionDecl *opFunction() const {
+    return Through.empty() ? Function : Through.back().Callee;
+  }
 };
 
 class DeviceInference {
