@@ -371,8 +371,13 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
     break;
   }
   // A block-local index does not grow with the grid, and one derived from a
-  // guarded index is bounded by the algorithm that derives it.
+  // guarded index is bounded by the algorithm that derives it. Nor does a
+  // rounded-up grid run past the data by whole blocks: an index of block
+  // coordinates alone (`blockIdx.y * gridDim.x + blockIdx.x`, a block's
+  // partial sum) stays below the number of blocks the grid was rounded to.
   if (Problem.Part && !Where.Provenance.originOf(Problem.Part).isBlockLocal() &&
+      (Where.Provenance.originOf(Problem.Part).Builtins &
+       ValueOrigin::ThreadIdx) &&
       !derivesFromComparedValue(Problem.Part, Where))
     if (IndexEvidence Launch = roundedUpLaunch(Where))
       return Launch;

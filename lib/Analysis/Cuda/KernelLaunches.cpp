@@ -3,9 +3,11 @@
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "Analysis/Core/CallSites.h"
 #include "Analysis/Core/ExprShape.h"
+#include "Analysis/Core/KnownCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include <functional>
@@ -151,6 +153,147 @@ const Expr *roundedUp(const Expr *E, const ASTContext &Context,
   return nullptr;
 }
 
+/// The count and the divisor of a rounded-up extent: `n` and `b` in
+/// `(n + b - 1) / b`, `(n + (b - 1)) / b`, `(n + 255) / 256`,
+/// `n / b + (n % b != 0)` and `ceil_div(n, b)`.
+std::optional<std::pair<const Expr *, const Expr *>>
+roundedUpParts(const Expr *Extent, const ASTContext &Context) {
+  Extent = stripCasts(Extent);
+  if (const auto *Call = dyn_cast<CallExpr>(Extent)) {
+    if (Call->getNumArgs() != 2)
+      return std::nullopt;
+    return std::make_pair(Call->getArg(0), Call->getArg(1));
+  }
+  const auto *Op = dyn_cast<BinaryOperator>(Extent);
+  if (!Op)
+    return std::nullopt;
+  if (Op->getOpcode() == BO_Add) {
+    const auto *Quotient = dyn_cast<BinaryOperator>(stripCasts(Op->getLHS()));
+    if (!Quotient || Quotient->getOpcode() != BO_Div)
+      return std::nullopt;
+    return std::make_pair(Quotient->getLHS(), Quotient->getRHS());
+  }
+  if (Op->getOpcode() != BO_Div)
+    return std::nullopt;
+  const auto *Sum = dyn_cast<BinaryOperator>(stripCasts(Op->getLHS()));
+  if (!Sum)
+    return std::nullopt;
+  // `n + b - 1` parses as `(n + b) - 1`.
+  if (Sum->getOpcode() == BO_Sub)
+    Sum = dyn_cast<BinaryOperator>(stripCasts(Sum->getLHS()));
+  if (!Sum || Sum->getOpcode() != BO_Add)
+    return std::nullopt;
+  auto IsAddend = [&](const Expr *Term) {
+    const auto *Less = dyn_cast<BinaryOperator>(stripCasts(Term));
+    return integerConstant(Term, Context) ||
+           (Less && Less->getOpcode() == BO_Sub &&
+            isConstantOne(Less->getRHS(), Context)) ||
+           isSameValue(Term, Op->getRHS(), Context);
+  };
+  const Expr *Count = IsAddend(Sum->getRHS()) ? Sum->getLHS() : Sum->getRHS();
+  return std::make_pair(Count, Op->getRHS());
+}
+
+/// Whether \p E is `Count % Divisor`.
+bool isRemainder(const Expr *E, const Expr *Count, const Expr *Divisor,
+                 const ASTContext &Context) {
+  const auto *Op = dyn_cast<BinaryOperator>(stripCasts(E));
+  return Op && Op->getOpcode() == BO_Rem &&
+         isSameValue(Op->getLHS(), Count, Context) &&
+         isSameValue(Op->getRHS(), Divisor, Context);
+}
+
+/// Whether \p Condition having the value \p Holds means that `Count` is a
+/// multiple of `Divisor`: `n % b == 0`, `!(n % b)`, one conjunct of a true
+/// `&&`, one disjunct of a false `||`, `n % b != 0` and `n % b` false.
+bool impliesMultiple(const Expr *Condition, bool Holds, const Expr *Count,
+                     const Expr *Divisor, const ASTContext &Context) {
+  Condition = stripCasts(Condition);
+  if (const auto *Not = dyn_cast<UnaryOperator>(Condition);
+      Not && Not->getOpcode() == UO_LNot)
+    return impliesMultiple(Not->getSubExpr(), !Holds, Count, Divisor, Context);
+  if (const auto *Op = dyn_cast<BinaryOperator>(Condition)) {
+    BinaryOperatorKind Kind = Op->getOpcode();
+    if ((Kind == BO_LAnd && Holds) || (Kind == BO_LOr && !Holds))
+      return impliesMultiple(Op->getLHS(), Holds, Count, Divisor, Context) ||
+             impliesMultiple(Op->getRHS(), Holds, Count, Divisor, Context);
+    if ((Kind == BO_EQ && Holds) || (Kind == BO_NE && !Holds)) {
+      auto IsZero = [&](const Expr *E) {
+        std::optional<int64_t> Value = integerConstant(E, Context);
+        return Value && *Value == 0;
+      };
+      return (IsZero(Op->getRHS()) &&
+              isRemainder(Op->getLHS(), Count, Divisor, Context)) ||
+             (IsZero(Op->getLHS()) &&
+              isRemainder(Op->getRHS(), Count, Divisor, Context));
+    }
+  }
+  return !Holds && isRemainder(Condition, Count, Divisor, Context);
+}
+
+/// Whether \p S never completes normally: a return, a throw, a call that
+/// never returns, or a block that ends in one.
+bool alwaysExits(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Block = dyn_cast<CompoundStmt>(S))
+    return !Block->body_empty() && alwaysExits(Block->body_back());
+  if (isa<ReturnStmt, CXXThrowExpr>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (const auto *Call = dyn_cast<CallExpr>(stripCasts(E)))
+      return isNoReturnCall(Call);
+  return false;
+}
+
+/// Whether \p S stops the function unless `Count` is a multiple of
+/// `Divisor`: `assert(n % b == 0)`, `if (n % b != 0) return;`.
+bool requiresMultiple(const Stmt *S, const Expr *Count, const Expr *Divisor,
+                      const ASTContext &Context) {
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return !If->getElse() && alwaysExits(If->getThen()) &&
+           impliesMultiple(If->getCond(), false, Count, Divisor, Context);
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return false;
+  // `assert(c)` expands to `c ? (void)0 : __assert_fail(...)`.
+  const auto *Assert = dyn_cast<ConditionalOperator>(stripCasts(E));
+  return Assert && alwaysExits(Assert->getFalseExpr()) &&
+         impliesMultiple(Assert->getCond(), true, Count, Divisor, Context);
+}
+
+/// Whether a statement before \p Site in the blocks that enclose it stops
+/// the function unless the rounded-up \p Extent divides exactly: then the
+/// grid covers its count exactly, as vectorised launchers assert
+/// (`assert(N % (block_size * 4) == 0)` above `ceil_div(N, block_size * 4)`).
+bool isExactByRequirement(const Expr *Site, const Expr *Extent,
+                          ASTContext &Context) {
+  std::optional<std::pair<const Expr *, const Expr *>> Parts =
+      roundedUpParts(Extent, Context);
+  if (!Parts)
+    return false;
+  DynTypedNode Child = DynTypedNode::create(*Site);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Context.getParents(Child);
+    if (Parents.size() != 1)
+      return false;
+    const DynTypedNode &Parent = Parents[0];
+    if (Parent.get<Decl>() && !Parent.get<VarDecl>())
+      return false; // The function, a lambda: the requirement must be inside.
+    if (const auto *Block = Parent.get<CompoundStmt>()) {
+      const Stmt *Current = Child.get<Stmt>();
+      for (const Stmt *Before : Block->body()) {
+        if (Before == Current)
+          break;
+        if (requiresMultiple(Before, Parts->first, Parts->second, Context))
+          return true;
+      }
+    }
+    Child = Parent;
+  }
+  return false;
+}
+
 const FunctionDecl *launchedKernel(const Expr *E) {
   E = stripCasts(E);
   if (const auto *AddressOf = dyn_cast<UnaryOperator>(E);
@@ -288,7 +431,10 @@ void KernelLaunches::add(const FunctionDecl *Kernel, const Expr *Site,
   if (llvm::any_of(Sites,
                    [&](const KernelLaunch &L) { return L.Site == Site; }))
     return;
-  Sites.push_back({Site, roundedUp(Grid, Context, 0)});
+  const Expr *RoundedUp = roundedUp(Grid, Context, 0);
+  if (RoundedUp && isExactByRequirement(Site, RoundedUp, Context))
+    RoundedUp = nullptr;
+  Sites.push_back({Site, RoundedUp});
 }
 
 llvm::ArrayRef<KernelLaunch>

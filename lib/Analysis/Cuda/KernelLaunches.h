@@ -34,7 +34,8 @@ struct KernelLaunch {
   /// `(n + 255) / 256`, `n / b + (n % b != 0)`, a call named like
   /// `ceil_div`, `divUp`, `ceil`), found in the grid argument through dim3
   /// constructors, casts and the initialisers of the variables it names;
-  /// null when no extent is.
+  /// null when no extent is, or when a statement before the launch stops
+  /// the function unless the division is exact (`assert(n % b == 0)`).
   const clang::Expr *RoundedUpExtent = nullptr;
 };
 
@@ -64,7 +65,7 @@ private:
   void add(const clang::FunctionDecl *Kernel, const clang::Expr *Site,
            const clang::Expr *Grid);
 
-  const clang::ASTContext &Context;
+  clang::ASTContext &Context;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<KernelLaunch>>
       Launches;
 };

@@ -6,6 +6,7 @@
 // RUN: %check_gpuguard %s cuda-unchecked-index %t -- -- %cuda_mock_flags
 // RUN: %check_gpuguard --check-suffixes=,STRICT %s cuda-unchecked-index %t.strict -- --config="{CheckOptions: {cuda-unchecked-index.Strict: true}}" -- %cuda_mock_flags
 
+#include <assert.h>
 #include <cuda_runtime.h>
 
 __device__ int min(int a, int b);
@@ -54,6 +55,74 @@ __global__ void scatterByRank(int *out, const int *keys, int n) {
 
 void launchScatter(int *out, const int *keys, int n) {
   scatterByRank<<<(n + 255) / 256, 256>>>(out, keys, n);
+}
+
+// A launcher that requires the data to fill whole blocks, by an assert or
+// an early exit, makes its rounded-up grid exact: vectorised kernels have no
+// guard and rely on it.
+__global__ void copyVectors(float *out, const float *in) {
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  out[i] = in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: the same index reaches 'in[i]' here
+}
+
+void launchCopyVectors(float *out, const float *in, int N) {
+  const int blockSize = 256;
+  assert(N % (blockSize * 4) == 0);
+  copyVectors<<<ceilDiv(N, blockSize * 4), blockSize>>>(out, in);
+}
+
+__global__ void copyChecked(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: the same index reaches 'in[i]' here
+}
+
+int launchCopyChecked(float *out, const float *in, int N) {
+  if (N % 128 != 0)
+    return -1;
+  copyChecked<<<(N + 127) / 128, 128>>>(out, in);
+  return 0;
+}
+
+// A requirement on another count, or one that does not stop the launcher,
+// proves nothing of this grid.
+__global__ void copyOtherCount(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+8]]:20: note: 'copyOtherCount' is launched with this grid, rounded up from the data size; the last block has threads past the end
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: the same index reaches 'in[i]' here
+}
+
+void launchCopyOtherCount(float *out, const float *in, int N, int M) {
+  assert(M % 256 == 0);
+  if (N % 256 != 0)
+    N = 0;
+  copyOtherCount<<<ceilDiv(N, 256), 256>>>(out, in);
+}
+
+// A rounded-up grid has no whole block past the data: a block's own slot,
+// from block coordinates alone, stays below the number of blocks.
+__global__ void blockPartialSums(float *partial, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = i < n ? in[blockIdx.y * n + i] : 0.0f;
+  if (threadIdx.x == 0) {
+    int slot = blockIdx.y * gridDim.x + blockIdx.x;
+    partial[slot] = sum;
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'slot' of 'partial[slot]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-3]]:9: note: 'slot' is computed here from 'blockIdx.y', 'gridDim.x' and 'blockIdx.x'
+  }
+}
+
+void launchBlockPartialSums(float *partial, const float *in, int n,
+                            int slices) {
+  blockPartialSums<<<dim3(ceilDiv(n, 256), slices), 256>>>(partial, in, n);
 }
 
 // ---- Guards that are too weak ----------------------------------------------

@@ -13,6 +13,8 @@ using namespace gpuguard::test;
 namespace {
 
 constexpr const char *Prelude = R"(
+[[noreturn]] void fail();
+#define host_assert(c) ((c) ? (void)0 : fail())
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 __global__ void kernel(float *p, int n) {}
 )";
@@ -66,6 +68,29 @@ TEST_F(KernelLaunchesTest, RoundedUpGrids) {
         "kernel<<<64, 256>>>(p, n);");
   EXPECT_EQ(roundedUp(),
             (std::vector<bool>{true, true, true, true, false, false}));
+}
+
+// A rounded-up grid whose division the launcher requires to be exact, by
+// an assert or an early exit before the launch, covers its count exactly.
+TEST_F(KernelLaunchesTest, RoundedUpGridsRequiredExact) {
+  parse("if (n % 4 == 0) {\n"
+        "  host_assert(n % (m * 4) == 0);\n"
+        "  kernel<<<(n + m * 4 - 1) / (m * 4), m>>>(p, n);\n"
+        "}\n"
+        "if (n % 128 != 0) return;\n"
+        "kernel<<<ceil_div(n, 128), 128>>>(p, n);\n"
+        "kernel<<<(m + 255) / 256, 256>>>(p, n);\n"
+        "host_assert(m > 0 && !(m % 64));\n"
+        "kernel<<<m / 64 + (m % 64 != 0), 64>>>(p, n);\n"
+        "host_assert(n % 16 == 0 || m == 0);\n"
+        "kernel<<<ceil_div(m, 16), 16>>>(p, n);\n"
+        "if (m % 32) { m = 0; }\n"
+        "kernel<<<ceil_div(m, 32), 32>>>(p, n);");
+  // The third launch's count `m` is not the asserted `n`; the fifth's
+  // assert allows a remainder when `m` is zero, and `n` is the other count;
+  // the sixth's branch does not exit.
+  EXPECT_EQ(roundedUp(),
+            (std::vector<bool>{false, false, true, false, true, true}));
 }
 
 TEST_F(KernelLaunchesTest, FixedValidConfigurations) {
