@@ -1,5 +1,4 @@
-//===--- CompileCommands.h - Compile commands gpuguard parses with -*- C++
-//-*-===//
+//===--- CompileCommands.h - Compile commands gpuguard parses ---*- C++ -*-===//
 ///
 /// \file
 /// Turns the compile commands of a project (or the flags after `--`, or none

@@ -1,5 +1,4 @@
-//===--- NvccSyntax.h - Source that nvcc accepts and Clang rejects -*- C++
-//-*-===//
+//===--- NvccSyntax.h - What nvcc accepts, Clang not ------------*- C++ -*-===//
 ///
 /// \file
 /// Recognises, in raw source text, constructs that nvcc's front end accepts

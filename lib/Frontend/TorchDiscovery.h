@@ -1,5 +1,4 @@
-//===--- TorchDiscovery.h - Finding LibTorch for files without flags -*- C++
-//-*-===//
+//===--- TorchDiscovery.h - Finding LibTorch --------------------*- C++ -*-===//
 ///
 /// \file
 /// Lets `gpuguard file.cpp` check a LibTorch program whose flags do not

@@ -1,6 +1,7 @@
 //===--- SiteSupport.cpp - Shared pieces of runtime-check sites -----------===//
 
 #include "Instrument/SiteSupport.h"
+#include "Analysis/Core/CallSites.h"
 #include "Analysis/Cuda/BuiltinVariables.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -31,22 +32,6 @@ std::optional<std::string> writtenText(const Expr &E,
   if (Invalid || Text.empty())
     return std::nullopt;
   return Text.str();
-}
-
-const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Context) {
-  DynTypedNode Node = DynTypedNode::create(S);
-  while (true) {
-    DynTypedNodeList Parents = Context.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return Lambda->getCallOperator();
-    if (const auto *Function = Node.get<FunctionDecl>())
-      return Function;
-    if (Node.get<BlockDecl>())
-      return nullptr;
-  }
 }
 
 bool isHostOnly(const FunctionDecl &Function) {

@@ -31,11 +31,6 @@ bool involvesMacro(const clang::Expr &E);
 std::optional<std::string> writtenText(const clang::Expr &E,
                                        const clang::ASTContext &Context);
 
-/// The function whose body holds \p S: a lambda's call operator for code in a
-/// lambda, null outside any function.
-const clang::FunctionDecl *enclosingFunction(const clang::Stmt &S,
-                                             clang::ASTContext &Context);
-
 /// True for a function only the host runs (neither `__device__` nor
 /// `__global__`), where the runtime's host checks and wrappers can be called.
 bool isHostOnly(const clang::FunctionDecl &Function);

@@ -1,5 +1,4 @@
-//===--- Sarif.h - SARIF 2.1.0 output ----------------------------*- C++
-//-*-===//
+//===--- Sarif.h - SARIF 2.1.0 output ---------------------------*- C++ -*-===//
 ///
 /// \file
 /// `--format=sarif` writes one SARIF 2.1.0 log with one run, the format code

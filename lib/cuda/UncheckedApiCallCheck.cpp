@@ -114,8 +114,7 @@ void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
   const auto *Launch = Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch");
-  const FunctionDecl *Function =
-      instrument::enclosingFunction(*Launch, Context);
+  const FunctionDecl *Function = enclosingFunction(*Launch, Context);
   if (!Function || isDeviceOnly(*Function))
     return;
   refreshRegistryBefore(*Launch, Context);
@@ -166,7 +165,7 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
   // A failed call also leaves its error as the thread's last error: in host
   // code, a later cudaGetLastError() on every path checks it, so the
   // function's paths decide (checkLaunches).
-  const FunctionDecl *Function = instrument::enclosingFunction(Call, Context);
+  const FunctionDecl *Function = enclosingFunction(Call, Context);
   if (!Strict && Function && Function->hasBody() && !isDeviceOnly(*Function)) {
     if (AnalysedFunctions.insert(Function).second)
       checkLaunches(*Function, Context);
@@ -482,7 +481,7 @@ void UncheckedApiCallCheck::instrumentStatus(const CallExpr &Call,
   }
   int Site = R->addSite(Context, Loc, instrument::SiteKind::ApiResult, getID(),
                         displayedCallee(Call, Context),
-                        instrument::enclosingFunction(Call, Context), Flagged);
+                        enclosingFunction(Call, Context), Flagged);
   R->wrap(Context, Site, &Call,
           instrument::entryPointCall(instrument::SiteKind::ApiResult),
           ", @SITE@)");
@@ -499,10 +498,9 @@ void UncheckedApiCallCheck::instrumentLaunch(const CUDAKernelCallExpr &Launch,
     R->skipSite(Context, Launch.getBeginLoc());
     return;
   }
-  int Site =
-      R->addSite(Context, Loc, instrument::SiteKind::KernelLaunch, getID(),
-                 displayedCallee(Launch, Context),
-                 instrument::enclosingFunction(Launch, Context), Flagged);
+  int Site = R->addSite(Context, Loc, instrument::SiteKind::KernelLaunch,
+                        getID(), displayedCallee(Launch, Context),
+                        enclosingFunction(Launch, Context), Flagged);
   // A comma expression keeps the launch's own (void) value.
   R->wrap(Context, Site, &Launch, "(",
           ", " +

@@ -1,5 +1,4 @@
 //===--- UnvalidatedDeviceOrdinalCheck.h ------------------------*- C++ -*-===//
-//C++ -*-===//
 ///
 /// \file
 /// Flags device ordinals read from the environment, the command line or MPI

@@ -1,5 +1,4 @@
-//===--- DefaultStreamLaunchCheck.h - torch-default-stream-launch -*- C++
-//-*-===//
+//===--- DefaultStreamLaunchCheck.h -----------------------------*- C++ -*-===//
 ///
 /// \file
 /// Flags kernel launches on a tensor's memory that run on the default stream

@@ -49,7 +49,7 @@ void instrumentKernelInput(const CXXMemberCallExpr &Accessor,
                                   : instrument::SiteKind::TorchKernelInput;
   std::string Tensor = quoteSource(Object, Context);
   int Id = R->addSite(Context, Accessor.getExprLoc(), Kind, Check, Tensor,
-                      instrument::enclosingFunction(Launch, Context), Flagged);
+                      enclosingFunction(Launch, Context), Flagged);
   if (Id >= 0)
     R->wrapTorchOperand(Context, Id, Object, 0, 1);
 }

@@ -1,5 +1,4 @@
-//===--- UncheckedKernelInputCheck.h - torch-unchecked-kernel-input -*- C++
-//-*-===//
+//===--- UncheckedKernelInputCheck.h ----------------------------*- C++ -*-===//
 ///
 /// \file
 /// Flags a tensor that reaches a CUDA kernel as a raw pointer or accessor

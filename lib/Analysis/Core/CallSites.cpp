@@ -4,6 +4,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 
 using namespace clang;
 
@@ -79,6 +81,22 @@ CallSites::callersOf(const FunctionDecl &Callee) const {
   if (It == Callers.end())
     return {};
   return It->second;
+}
+
+const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Context) {
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Context.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    if (const auto *Lambda = Node.get<LambdaExpr>())
+      return Lambda->getCallOperator();
+    if (const auto *Function = Node.get<FunctionDecl>())
+      return Function;
+    if (Node.get<BlockDecl>())
+      return nullptr;
+  }
 }
 
 } // namespace gpuguard

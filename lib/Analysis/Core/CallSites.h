@@ -1,5 +1,4 @@
-//===--- CallSites.h - Who calls each function in a translation unit -*- C++
-//-*-===//
+//===--- CallSites.h - Who calls each function ------------------*- C++ -*-===//
 ///
 /// \file
 /// The calls of each function from the function bodies of one translation
@@ -21,6 +20,7 @@ namespace clang {
 class ASTContext;
 class CallExpr;
 class FunctionDecl;
+class Stmt;
 } // namespace clang
 
 namespace gpuguard {
@@ -51,6 +51,11 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Callers;
   std::vector<CallSite> All;
 };
+
+/// The function whose body holds \p S: a lambda's call operator for code in a
+/// lambda, null outside any function.
+const clang::FunctionDecl *enclosingFunction(const clang::Stmt &S,
+                                             clang::ASTContext &Context);
 
 } // namespace gpuguard
 

@@ -1,5 +1,4 @@
-//===--- DereferencedParameters.h - Calls that access their pointer -*- C++
-//-*-===//
+//===--- DereferencedParameters.h - Dereferenced pointer params -*- C++ -*-===//
 ///
 /// \file
 /// Which pointer arguments a call reads or writes through, at the element

@@ -1,5 +1,4 @@
-//===--- KernelInputContracts.h - Tensors a kernel takes unchecked -*- C++
-//-*-===//
+//===--- KernelInputContracts.h - Tensors a kernel takes --------*- C++ -*-===//
 ///
 /// \file
 /// Whether a tensor whose memory a kernel receives was checked, on the way

@@ -83,11 +83,9 @@ template <class T> Captured captureOf(const T &Value) {
       Result.Integer = Value.toLong();
     if (!Value.isComplex())
       Result.Number = Value.toDouble();
-  } else if constexpr (std::is_same_v<Type,
-                                      ::torch::nn::functional::
-                                          CrossEntropyFuncOptions> ||
-                       std::is_same_v<Type, ::torch::nn::functional::
-                                                NLLLossFuncOptions>) {
+  } else if constexpr (
+      std::is_same_v<Type, ::torch::nn::functional::CrossEntropyFuncOptions> ||
+      std::is_same_v<Type, ::torch::nn::functional::NLLLossFuncOptions>) {
     Result.IgnoreIndex = Value.ignore_index();
   } else if constexpr (std::is_same_v<Type, ::torch::nn::Embedding> ||
                        std::is_same_v<Type, ::torch::nn::EmbeddingImpl>) {
@@ -120,8 +118,8 @@ template <class T> Captured captureAny(const T &Value) {
                 std::is_arithmetic_v<Type> || std::is_enum_v<Type> ||
                 std::is_same_v<Type, c10::Scalar> ||
                 std::is_base_of_v<::torch::nn::Module, Type> ||
-                std::is_same_v<Type, ::torch::nn::functional::
-                                         CrossEntropyFuncOptions> ||
+                std::is_same_v<
+                    Type, ::torch::nn::functional::CrossEntropyFuncOptions> ||
                 std::is_same_v<Type,
                                ::torch::nn::functional::NLLLossFuncOptions> ||
                 HasContainedType<Type>::value) {
@@ -147,8 +145,7 @@ template <class T> Captured captureAny(const std::shared_ptr<T> &Value) {
 /// Records operand \p Index of the \p Count operands of \p Site's op and
 /// returns it unchanged; the check runs once all are recorded.
 template <class T>
-T &&operand(const SiteInfo &Site, unsigned Index, unsigned Count,
-            T &&Value) {
+T &&operand(const SiteInfo &Site, unsigned Index, unsigned Count, T &&Value) {
 #ifndef GPUGUARD_RT_DISABLE
   detail::capture(Site, Index, Count, detail::captureAny(Value));
 #else

@@ -1,5 +1,4 @@
-//===- cuda_fp16.h - Half precision stand-in --------------------*- __c++
-//-*-===//
+//===--- cuda_fp16.h - Half precision stand-in ------------------*- C++ -*-===//
 //
 // gpuguard's minimal stand-in for the CUDA headers, used only to parse code
 // when no CUDA toolkit is installed. It declares a 16-bit __half type, its

@@ -38,4 +38,23 @@ struct S {
   EXPECT_FALSE(Calls.all().empty());
 }
 
+// Each call's enclosing function: the function itself, or a lambda's call
+// operator for a call in the lambda.
+TEST(CallSitesTest, EnclosingFunctions) {
+  auto Unit = parseCuda(R"(
+__device__ int leaf(int x) { return x; }
+__device__ int outer(int x) {
+  auto inner = [](int y) { return leaf(y); };
+  return inner(leaf(x));
+}
+)");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  CallSites Calls(Context);
+  std::vector<std::string> Names;
+  for (const CallSite &Site : Calls.callersOf(*findFunction(Context, "leaf")))
+    Names.push_back(enclosingFunction(*Site.Call, Context)->getNameAsString());
+  EXPECT_EQ(Names, (std::vector<std::string>{"operator()", "outer"}));
+}
+
 } // namespace

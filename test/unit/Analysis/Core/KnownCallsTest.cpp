@@ -46,8 +46,7 @@ TEST(KnownCallsTest, CallsThatEndAPath) {
       "}\n");
   ASSERT_TRUE(Unit);
   CallCollector Collector;
-  Collector.TraverseStmt(
-      findFunction(Unit->getASTContext(), "f")->getBody());
+  Collector.TraverseStmt(findFunction(Unit->getASTContext(), "f")->getBody());
   ASSERT_EQ(Collector.Calls.size(), 3u);
   EXPECT_TRUE(isNoReturnCall(Collector.Calls["__assertfail"]));
   EXPECT_TRUE(isNoReturnCall(Collector.Calls["fatal"]));
