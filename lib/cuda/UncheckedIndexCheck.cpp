@@ -8,6 +8,7 @@
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/GuardAnalysis.h"
 #include "Analysis/Cuda/IndexEvidence.h"
+#include "Analysis/Cuda/OffsetLaunchArguments.h"
 #include "Analysis/Cuda/ThreadIndexProvenance.h"
 #include "Instrument/Cuda/IndexSites.h"
 #include "Instrument/Recorder.h"
@@ -271,6 +272,45 @@ static bool isSameFault(const IndexProblem &A, const IndexProblem &B,
   return isSameValue(A.Part, B.Part, Context);
 }
 
+void UncheckedIndexCheck::reportOffsetLaunches(const FunctionDecl &Kernel,
+                                               ASTContext &Context) {
+  for (const OffsetPastAllocation &Past :
+       offsetLaunchesPastAllocation(Kernel, launches(Context), Context)) {
+    std::string Value = quoteSource(Past.Value, Context);
+    if (Past.Offset)
+      diag(Past.Argument->getBeginLoc(),
+           "'%0' points '%1' elements into '%2', but the launch passes the "
+           "size of all of '%2' for '%3': the last threads of '%4' run past "
+           "its end")
+          << quoteSource(Past.Argument, Context)
+          << quoteSource(Past.Offset, Context) << Past.Buffer->getName()
+          << Past.Bound->getName() << Kernel.getName()
+          << Past.Argument->getSourceRange();
+    else
+      diag(Past.Argument->getBeginLoc(),
+           "'%0' holds the count the launch passes for '%1', but '%2' "
+           "indexes it at '%3' with '%4' below '%1': threads with '%4' from "
+           "'%1' / %5 on run past its end")
+          << Past.Buffer->getName() << Past.Bound->getName() << Kernel.getName()
+          << quoteSource(getIndexedAccess(Past.Access)->Index, Context) << Value
+          << Past.Scale << Past.Argument->getSourceRange();
+    diag(Past.Allocation->getBeginLoc(), "'%0' is allocated here",
+         DiagnosticIDs::Note)
+        << Past.Buffer->getName();
+    if (Past.Offset)
+      diag(Past.Comparison->getBeginLoc(),
+           "'%0' keeps its index into '%1' below '%2' here, as if '%1' were "
+           "the start of the allocation",
+           DiagnosticIDs::Note)
+          << Kernel.getName() << Past.Pointer->getName()
+          << Past.Bound->getName();
+    else
+      diag(Past.Comparison->getBeginLoc(), "'%0' keeps '%1' below '%2' here",
+           DiagnosticIDs::Note)
+          << Kernel.getName() << Value << Past.Bound->getName();
+  }
+}
+
 const KernelLaunches &UncheckedIndexCheck::launches(ASTContext &Context) {
   if (!Launches)
     Launches = std::make_unique<KernelLaunches>(Context);
@@ -356,6 +396,8 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
       instrumentAccess(*Other, *Function, Context, Loc);
     }
   }
+  if (Function->hasAttr<CUDAGlobalAttr>())
+    reportOffsetLaunches(*Function, Context);
   if (instrument::Recorder *R = instrument::Recorder::active();
       R && R->instrumentsUnflagged())
     instrumentUnflagged(*Function, Context, Provenance, AnalysisOptions,

@@ -64,6 +64,10 @@ private:
       const ThreadIndexProvenance &Provenance,
       const GuardAnalysisOptions &Options,
       const llvm::SmallPtrSetImpl<const clang::Expr *> &Flagged);
+  /// The launches of \p Kernel that pass a pointer offset into an
+  /// allocation with the whole allocation's count (OffsetLaunchArguments.h).
+  void reportOffsetLaunches(const clang::FunctionDecl &Kernel,
+                            clang::ASTContext &Context);
   /// The launches of the translation unit's kernels, collected on first use.
   const KernelLaunches &launches(clang::ASTContext &Context);
   std::unique_ptr<KernelLaunches> Launches;

@@ -77,6 +77,9 @@ int main() {
   scaleGuarded<<<(n + 255) / 256, 256>>>(out, in, 2.0f, n);
   // The same rounded-up grid for the kernel with no guard: the evidence.
   scale<<<(n + 255) / 256, 256>>>(out, in, 2.0f, n);
+  // A pointer into the middle of 'out', with the size of all of it.
+  scaleGuarded<<<(n + 255) / 256, 256>>>(out + 10, in, 2.0f, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: 'out + 10' points '10' elements into 'out', but the launch passes the size of all of 'out' for 'n': the last threads of 'scaleGuarded' run past its end [cuda-unchecked-index]
   cudaError_t status = cudaDeviceSynchronize();
   std::printf("%s\n", cudaGetErrorString(status));
   cudaFree(in);

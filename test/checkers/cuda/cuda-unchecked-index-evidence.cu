@@ -60,7 +60,7 @@ void launchScatter(int *out, const int *keys, int n) {
 // A launcher that requires the data to fill whole blocks, by an assert or
 // an early exit, makes its rounded-up grid exact: vectorised kernels have no
 // guard and rely on it.
-__global__ void copyVectors(float *out, const float *in) {
+__global__ void copyPackedVectors(float *out, const float *in) {
   int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   out[i] = in[i];
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
@@ -68,10 +68,10 @@ __global__ void copyVectors(float *out, const float *in) {
   // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: the same index reaches 'in[i]' here
 }
 
-void launchCopyVectors(float *out, const float *in, int N) {
+void launchCopyPackedVectors(float *out, const float *in, int N) {
   const int blockSize = 256;
   assert(N % (blockSize * 4) == 0);
-  copyVectors<<<ceilDiv(N, blockSize * 4), blockSize>>>(out, in);
+  copyPackedVectors<<<ceilDiv(N, blockSize * 4), blockSize>>>(out, in);
 }
 
 __global__ void copyChecked(float *out, const float *in) {
@@ -421,4 +421,86 @@ __global__ void clampToLoopPosition(float *out, const float *att, int T) {
 
 void launchClampToLoopPosition(float *out, const float *att, int T) {
   clampToLoopPosition<<<ceilDiv(T, 8 * 128), 128>>>(out, att, T);
+}
+
+// ---- What the launch passes ------------------------------------------------
+
+// The guard is right for what the kernel is given; the launch gives it a
+// pointer into the middle of an allocation with the whole allocation's size.
+__global__ void scaleFrom(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] *= 2.0f;
+}
+
+__global__ void fillFrom(float *p, float v, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    p[i] = v;
+}
+
+void launchFromOffset(int n, int skip) {
+  float *d;
+  cudaMalloc(&d, n * sizeof(float));
+  scaleFrom<<<ceilDiv(n, 256), 256>>>(d + skip, n);
+  // CHECK-NOTES: :[[@LINE-1]]:39: warning: 'd + skip' points 'skip' elements into 'd', but the launch passes the size of all of 'd' for 'n': the last threads of 'scaleFrom' run past its end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'd' is allocated here
+  // CHECK-NOTES: :[[@LINE-16]]:7: note: 'scaleFrom' keeps its index into 'p' below 'n' here, as if 'p' were the start of the allocation
+  scaleFrom<<<ceilDiv(n - skip, 256), 256>>>(d + skip, n - skip);
+  scaleFrom<<<ceilDiv(n, 256), 256>>>(d, n);
+  scaleFrom<<<ceilDiv(n, 256), 256>>>(d + 0, n);
+  fillFrom<<<64, 256>>>(&d[1], 0.0f, n);
+  // CHECK-NOTES: :[[@LINE-1]]:25: warning: '&d[1]' points '1' elements into 'd', but the launch passes the size of all of 'd' for 'n': the last threads of 'fillFrom' run past its end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: 'd' is allocated here
+  // CHECK-NOTES: :[[@LINE-18]]:55: note: 'fillFrom' keeps its index into 'p' below 'n' here, as if 'p' were the start of the allocation
+  cudaFree(d);
+}
+
+// Rows of a matrix: each row's pointer with one row's size is right; the
+// second row with the whole matrix's size is not.
+void launchRows(int rows, int cols) {
+  float *d;
+  size_t bytes = sizeof(float) * rows * cols;
+  cudaMalloc((void **)&d, bytes);
+  for (int r = 0; r < rows; ++r)
+    scaleFrom<<<ceilDiv(cols, 256), 256>>>(&d[r * cols], cols);
+  scaleFrom<<<ceilDiv(rows * cols, 256), 256>>>(&d[cols], cols * rows);
+  // CHECK-NOTES: :[[@LINE-1]]:49: warning: '&d[cols]' points 'cols' elements into 'd', but the launch passes the size of all of 'd' for 'n': the last threads of 'scaleFrom' run past its end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: 'd' is allocated here
+  // CHECK-NOTES: :[[@LINE-38]]:7: note: 'scaleFrom' keeps its index into 'p' below 'n' here, as if 'p' were the start of the allocation
+  cudaFree(d);
+}
+// An allocation the launcher does not know alone, reallocated or given by
+// the caller, proves nothing of its size.
+void launchReallocated(float *given, int n, int skip) {
+  float *d;
+  cudaMalloc(&d, n * sizeof(float));
+  cudaFree(d);
+  cudaMalloc(&d, 2 * n * sizeof(float));
+  scaleFrom<<<ceilDiv(n, 256), 256>>>(d + skip, n);
+  scaleFrom<<<ceilDiv(n, 256), 256>>>(given + skip, n);
+  cudaFree(d);
+}
+
+// A kernel that steps by two elements under a bound on the thread's index,
+// given the allocation with its own size: past the middle, its threads run
+// past the end. Given twice the size, it is right.
+__global__ void spreadPairs(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  p[2 * i] = 1.0f;
+}
+
+void launchSpreadPairs(int n) {
+  float *d, *pairs;
+  cudaMalloc(&d, n * sizeof(float));
+  cudaMalloc(&pairs, 2 * n * sizeof(float));
+  spreadPairs<<<ceilDiv(n, 256), 256>>>(d, n);
+  // CHECK-NOTES: :[[@LINE-1]]:41: warning: 'd' holds the count the launch passes for 'n', but 'spreadPairs' indexes it at '2 * i' with 'i' below 'n': threads with 'i' from 'n' / 2 on run past its end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: 'd' is allocated here
+  // CHECK-NOTES: :[[@LINE-12]]:7: note: 'spreadPairs' keeps 'i' below 'n' here
+  spreadPairs<<<ceilDiv(n, 256), 256>>>(pairs, n);
+  cudaFree(d);
+  cudaFree(pairs);
 }
