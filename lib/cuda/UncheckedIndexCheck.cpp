@@ -274,6 +274,7 @@ static bool isSameFault(const IndexProblem &A, const IndexProblem &B,
 
 void UncheckedIndexCheck::reportOffsetLaunches(const FunctionDecl &Kernel,
                                                ASTContext &Context) {
+  llvm::SmallPtrSet<const Expr *, 4> Instrumented;
   for (const OffsetPastAllocation &Past :
        offsetLaunchesPastAllocation(Kernel, launches(Context), Context)) {
     std::string Value = quoteSource(Past.Value, Context);
@@ -308,6 +309,18 @@ void UncheckedIndexCheck::reportOffsetLaunches(const FunctionDecl &Kernel,
       diag(Past.Comparison->getBeginLoc(), "'%0' keeps '%1' below '%2' here",
            DiagnosticIDs::Note)
           << Kernel.getName() << Value << Past.Bound->getName();
+    // At run time the access is checked against the allocation its pointer
+    // points into, which the registry knows: the guard's bound is what is
+    // wrong here. Once per access, in the kernel as written.
+    std::optional<IndexedAccess> Access = getIndexedAccess(Past.Access);
+    if (!Access || !Instrumented.insert(Past.Access).second ||
+        Past.Pointer->getDeclContext() != &Kernel)
+      continue;
+    UnguardedAccess Site;
+    Site.Access = *Access;
+    Site.Problems.push_back({});
+    Site.Problems.back().Part = Access->Index;
+    instrumentAccess(Site, Kernel, Context, Past.Argument->getBeginLoc());
   }
 }
 
