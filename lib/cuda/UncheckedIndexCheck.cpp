@@ -148,7 +148,7 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
                 "bounded by a guard on every path")
           << IndexText << AccessText << Index->getSourceRange();
       if (Problem.Variable)
-        noteDefinition(Problem.Variable, Provenance);
+        noteDefinition(Problem.Variable, Provenance, Problem.AssignedValue);
       return;
     }
     diag(Loc, "index '%0' of '%1' is not covered by the guard on '%2'")
@@ -182,7 +182,7 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
     return;
   }
   if (Problem.Variable)
-    noteDefinition(Problem.Variable, Provenance);
+    noteDefinition(Problem.Variable, Provenance, Problem.AssignedValue);
 }
 
 void UncheckedIndexCheck::notePointerAccess(const UnguardedAccess &Finding,
@@ -208,16 +208,22 @@ void UncheckedIndexCheck::notePointerAccess(const UnguardedAccess &Finding,
 }
 
 void UncheckedIndexCheck::noteDefinition(
-    const VarDecl *Variable, const ThreadIndexProvenance &Provenance) {
+    const VarDecl *Variable, const ThreadIndexProvenance &Provenance,
+    const Expr *AssignedValue) {
+  // The value the variable holds at the access, when the analysis knows
+  // it; else its first thread-dependent definition.
   const VariableDefinition *Definition = Provenance.definitionOf(Variable);
-  if (!Definition)
+  if (!Definition && !AssignedValue)
     return;
-  std::string Inputs = joinQuoted(Provenance.inputsOf(Definition->Value));
+  const Expr *Value = AssignedValue ? AssignedValue : Definition->Value;
+  SourceLocation Loc =
+      AssignedValue ? AssignedValue->getBeginLoc() : Definition->Loc;
+  std::string Inputs = joinQuoted(Provenance.inputsOf(Value));
   if (Inputs.empty())
-    diag(Definition->Loc, "'%0' is computed here", DiagnosticIDs::Note)
+    diag(Loc, "'%0' is computed here", DiagnosticIDs::Note)
         << Variable->getName();
   else
-    diag(Definition->Loc, "'%0' is computed here from %1", DiagnosticIDs::Note)
+    diag(Loc, "'%0' is computed here from %1", DiagnosticIDs::Note)
         << Variable->getName() << Inputs;
 }
 
@@ -398,7 +404,7 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
     // Other unbounded variables of the same index get their origin noted.
     for (const IndexProblem &Other : llvm::drop_begin(Finding.Problems))
       if (Other.Kind == IndexProblemKind::Unbounded && Other.Variable)
-        noteDefinition(Other.Variable, Provenance);
+        noteDefinition(Other.Variable, Provenance, Other.AssignedValue);
     // The diagnostic's location, as reportProblem() words it, keeps every
     // access of the group in a flagged-only instrumented copy.
     instrumentAccess(Finding, *Function, Context, Loc);

@@ -50,7 +50,8 @@ private:
   void notePointerAccess(const UnguardedAccess &Finding,
                          clang::ASTContext &Context);
   void noteDefinition(const clang::VarDecl *Variable,
-                      const ThreadIndexProvenance &Provenance);
+                      const ThreadIndexProvenance &Provenance,
+                      const clang::Expr *AssignedValue = nullptr);
   /// In `gpuguard instrument`: checks the index of \p Finding at run time
   /// (Instrument/Cuda/IndexSites.h). \p Flagged is the location of the
   /// finding's diagnostic, invalid for an unflagged access.

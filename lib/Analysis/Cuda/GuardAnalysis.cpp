@@ -120,7 +120,13 @@ struct Fact {
   /// The additive terms of the bounded expression, to recognise it inside a
   /// longer sum (`t * TILE + tx` in `row * K + t * TILE + tx`).
   llvm::SmallVector<llvm::FoldingSetNodeID, 2> Terms;
+  /// For a variable: the value it was assigned on every path, none of whose
+  /// variables changed since (they are in Reads). A variable assigned
+  /// several times is as bounded as its latest value: `gmPos = y * s + x`
+  /// after `x = min(..., w - 1)` and `y = min(..., h - 1)`.
+  const Expr *Assigned = nullptr;
 
+  /// No bound; an Assigned value alone is not one.
   bool empty() const { return !UpperSlack && !ConstUpper && !Lower; }
 };
 
@@ -195,7 +201,10 @@ private:
   void kill(const VarDecl *Var, FactSet &Facts);
   void addClampFacts(const Expr *Value, const Expr *Clamp, FactSet &Facts,
                      const FactSet &Known);
+  /// The fact on \p E, if any, other than an Assigned value alone.
   const Fact *find(const Expr *E, const FactSet &Facts) const;
+  /// The value the local variable \p E holds on every path (Fact::Assigned).
+  const Expr *assignedValue(const Expr *E, const FactSet &Facts) const;
   FactKey keyOf(const Expr *E) const;
   const Expr *comparedBound(const Expr *Guard, const Expr *Part) const;
   const Expr *unchangedInit(const Expr *E) const;
@@ -315,7 +324,18 @@ const Fact *GuardDataflow::find(const Expr *E, const FactSet &Facts) const {
   FactKey Key = keyOf(E);
   for (const Fact &F : Facts)
     if (F.Key == Key)
-      return &F;
+      return F.empty() && F.Assigned ? nullptr : &F;
+  return nullptr;
+}
+
+const Expr *GuardDataflow::assignedValue(const Expr *E,
+                                         const FactSet &Facts) const {
+  if (!asLocalVariable(E))
+    return nullptr;
+  FactKey Key = keyOf(E);
+  for (const Fact &F : Facts)
+    if (F.Key == Key)
+      return F.Assigned;
   return nullptr;
 }
 
@@ -817,6 +837,7 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
                           Judgement &Result) const {
   IndexProblem Problem;
   Problem.Part = Part;
+  Problem.AssignedValue = F.Assigned;
   Problem.Variable = asLocalVariable(stripIndexCasts(Part));
   Problem.Offset = Offset;
   Problem.Source = sourceOf(Part);
@@ -903,7 +924,12 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
     Problem.Variable = Var;
     // A local that never changes is as bounded as its initialiser:
     // `base = row * cols` after `if (row >= rows) return;`.
-    if (const Expr *Init = unchangedInit(E); Init && Substitutions < 4) {
+    const Expr *Init = unchangedInit(E);
+    const Expr *Assigned = Init ? nullptr : assignedValue(E, Facts);
+    Problem.AssignedValue = Assigned;
+    if (!Init)
+      Init = Assigned;
+    if (Init && Substitutions < 4) {
       Judgement Sub;
       ++Substitutions;
       evaluate(Init, Offset, Facts, Sub);
@@ -916,6 +942,7 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
           IndexProblem Named = Sub.Problems.front();
           Named.Part = E;
           Named.Variable = Var;
+          Named.AssignedValue = Assigned;
           Result.Problems.push_back(Named);
           return;
         }
@@ -1337,7 +1364,22 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
       Copy.Terms.clear();
       collectReadVariables(Value, Copy.Reads);
       Facts.push_back(std::move(Copy));
+      return;
     }
+    // Otherwise the variable is as bounded as the value, while nothing the
+    // value reads changes: kept for the accesses that read the variable, and
+    // for what a problem with it says of where its value comes from.
+    if (!Reassigned.contains(Var) || !needsBound(stripIndexCasts(Value)))
+      return;
+    llvm::SmallVector<const VarDecl *, 4> Reads;
+    collectReadVariables(Value, Reads);
+    if (llvm::is_contained(Reads, Var))
+      return;
+    Fact &Holds = factFor(Ref, Facts);
+    Holds.Assigned = Value;
+    for (const VarDecl *Read : Reads)
+      if (!llvm::is_contained(Holds.Reads, Read))
+        Holds.Reads.push_back(Read);
   };
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
@@ -1469,7 +1511,9 @@ static FactSet meet(const FactSet &A, const FactSet &B) {
     for (const VarDecl *Var : G->Reads)
       if (!llvm::is_contained(M.Reads, Var))
         M.Reads.push_back(Var);
-    if (!M.empty())
+    if (F.Assigned != G->Assigned)
+      M.Assigned = nullptr;
+    if (!M.empty() || M.Assigned)
       Result.push_back(std::move(M));
   }
   return Result;
@@ -1481,7 +1525,8 @@ static bool sameFacts(const FactSet &A, const FactSet &B) {
   for (const Fact &F : A)
     if (llvm::none_of(B, [&](const Fact &G) {
           return G.Key == F.Key && G.UpperSlack == F.UpperSlack &&
-                 G.ConstUpper == F.ConstUpper && G.Lower == F.Lower;
+                 G.ConstUpper == F.ConstUpper && G.Lower == F.Lower &&
+                 G.Assigned == F.Assigned;
         }))
       return false;
   return true;

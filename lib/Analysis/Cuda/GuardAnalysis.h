@@ -81,6 +81,10 @@ struct IndexProblem {
   const clang::Expr *Part = nullptr;
   /// Set when Part names a local variable.
   const clang::VarDecl *Variable = nullptr;
+  /// For a variable assigned more than once: the value it holds here on
+  /// every path, when one is known. It, not every value the variable ever
+  /// holds, says what the part is computed from.
+  const clang::Expr *AssignedValue = nullptr;
   /// The constant the index adds to Part (`i + 1`: 1, `i - 1`: -1).
   int64_t Offset = 0;
   /// The guard whose bound is too weak, when there is one.

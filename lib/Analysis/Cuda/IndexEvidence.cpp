@@ -375,9 +375,10 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   // rounded-up grid run past the data by whole blocks: an index of block
   // coordinates alone (`blockIdx.y * gridDim.x + blockIdx.x`, a block's
   // partial sum) stays below the number of blocks the grid was rounded to.
-  if (Problem.Part && !Where.Provenance.originOf(Problem.Part).isBlockLocal() &&
-      (Where.Provenance.originOf(Problem.Part).Builtins &
-       ValueOrigin::ThreadIdx) &&
+  const Expr *Value =
+      Problem.AssignedValue ? Problem.AssignedValue : Problem.Part;
+  if (Problem.Part && !Where.Provenance.originOf(Value).isBlockLocal() &&
+      (Where.Provenance.originOf(Value).Builtins & ValueOrigin::ThreadIdx) &&
       !derivesFromComparedValue(Problem.Part, Where))
     if (IndexEvidence Launch = roundedUpLaunch(Where))
       return Launch;

@@ -504,3 +504,35 @@ void launchSpreadPairs(int n) {
   cudaFree(d);
   cudaFree(pairs);
 }
+
+// Clamped coordinates in variables assigned more than once, combined into an
+// offset: each access is as bounded as the values the variables hold there.
+// The row above the tile is clamped below only, but a block's first row is
+// inside the data under a rounded-up grid.
+__global__ void loadHalo(float *tile, const float *src, int w, int h, int s) {
+  const int bsx = blockIdx.x * blockDim.x;
+  const int bsy = blockIdx.y * blockDim.y;
+  int x, y, pos;
+  x = min(bsx + (int)threadIdx.x, w - 1);
+  y = max(bsy - 1, 0);
+  pos = y * s + x;
+  tile[threadIdx.x] = src[pos];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:23: warning: 'y' in the index of 'src[pos]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'y' is computed here from 'bsy'
+  y = min(bsy + (int)threadIdx.x, h - 1);
+  x = min(bsx + 32, w - 1);
+  pos = y * s + x;
+  tile[threadIdx.x] += src[pos];
+  x = bsx + threadIdx.x;
+  pos = y * s + x;
+  tile[threadIdx.x] += src[pos];
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: 'x' in the index of 'src[pos]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: 'x' is computed here from 'bsx' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+5]]:15: note: 'loadHalo' is launched with this grid, rounded up from the data size; the last block has threads past the end
+}
+
+void launchLoadHalo(float *tile, const float *src, int w, int h, int s) {
+  dim3 threads(32, 6);
+  dim3 blocks(ceilDiv(w, threads.x), ceilDiv(h, threads.y));
+  loadHalo<<<blocks, threads>>>(tile, src, w, h, s);
+}

@@ -116,6 +116,23 @@ TEST(GuardAnalysisTest, ClampsBound) {
             Lines());
 }
 
+// A variable assigned more than once is as bounded as the value it holds
+// at the access, while nothing that value reads changes.
+TEST(GuardAnalysisTest, ReassignedVariablesHoldTheirLatestValue) {
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "int x, pos;\n"
+                           "x = min(i, n - 1);\n"
+                           "pos = x * 2;\n"
+                           "out[pos] = 1;\n"
+                           "x = i;\n"
+                           "out[pos] = 2;\n"
+                           "pos = x;\n"
+                           "out[pos] = 3;\n"
+                           "if (i < m) pos = min(i, n - 1);\n"
+                           "out[pos] = 4;"),
+            Lines({7, 9, 11}));
+}
+
 TEST(GuardAnalysisTest, WholeExpressionGuard) {
   EXPECT_EQ(unguardedLines("if (blockIdx.x * blockDim.x + threadIdx.x < n)\n"
                            "  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
