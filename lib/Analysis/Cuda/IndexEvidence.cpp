@@ -375,10 +375,12 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   // rounded-up grid run past the data by whole blocks: an index of block
   // coordinates alone (`blockIdx.y * gridDim.x + blockIdx.x`, a block's
   // partial sum) stays below the number of blocks the grid was rounded to.
-  const Expr *Value =
-      Problem.AssignedValue ? Problem.AssignedValue : Problem.Part;
-  if (Problem.Part && !Where.Provenance.originOf(Value).isBlockLocal() &&
-      (Where.Provenance.originOf(Value).Builtins & ValueOrigin::ThreadIdx) &&
+  ValueOrigin Origin;
+  if (Problem.Part)
+    Origin = Where.Provenance.originOf(
+        Problem.AssignedValue ? Problem.AssignedValue : Problem.Part);
+  if (Problem.Part && !Origin.isBlockLocal() &&
+      (Origin.Builtins & ValueOrigin::ThreadIdx) &&
       !derivesFromComparedValue(Problem.Part, Where))
     if (IndexEvidence Launch = roundedUpLaunch(Where))
       return Launch;

@@ -9,10 +9,7 @@
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/StmtVisitor.h"
 #include "llvm/ADT/STLExtras.h"
-#include <functional>
 
 using namespace clang;
 
@@ -69,14 +66,6 @@ bool sameFactors(llvm::ArrayRef<const Expr *> A,
   return true;
 }
 
-/// The local variable that `&v` or `(void **)&v` names.
-const VarDecl *addressedVariable(const Expr *E) {
-  const auto *AddressOf = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
-  if (!AddressOf || AddressOf->getOpcode() != UO_AddrOf)
-    return nullptr;
-  return asLocalVariable(AddressOf->getSubExpr()->IgnoreParenImpCasts());
-}
-
 /// The one device allocation into \p Buffer in \p Body and the factors of
 /// the element count it allocates (its byte count without the `sizeof` of
 /// the element type); null when there is not exactly one such allocation,
@@ -99,7 +88,7 @@ soleAllocation(const VarDecl &Buffer, const Stmt *Body, ASTContext &Context,
     // A call that takes the buffer's address may set it: only a device
     // allocation is understood.
     bool TakesAddress = llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-      return addressedVariable(Arg) == &Buffer;
+      return addressedLocalVariable(Arg) == &Buffer;
     });
     if (!TakesAddress)
       return;
@@ -108,7 +97,7 @@ soleAllocation(const VarDecl &Buffer, const Stmt *Body, ASTContext &Context,
       Family = allocatedFamily(canonicalApiName(Callee->getName()));
     if (Found || !Family || *Family != MemoryFamily::Device ||
         Call->getNumArgs() < 2 ||
-        addressedVariable(Call->getArg(0)) != &Buffer) {
+        addressedLocalVariable(Call->getArg(0)) != &Buffer) {
       Ambiguous = true;
       return;
     }
