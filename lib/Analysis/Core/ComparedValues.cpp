@@ -86,6 +86,7 @@ void ComparedValues::visit(const Stmt *S) {
     case BO_LE:
     case BO_GT:
       recordZeroComparison(LHS, RHS);
+      OrderingComparisons.push_back(Compare);
       // Either edge of `i < n` or `i >= n` bounds `i` by `n`; which side
       // is the bound is the caller's question.
       recordBounded(LHS, Compare);
@@ -128,6 +129,21 @@ const Expr *ComparedValues::boundingComparison(const Expr *E) const {
     if (const Expr *Comparison = boundingComparison(Var))
       return Comparison;
   return BoundedProfiles.lookup(profileOf(E));
+}
+
+llvm::SmallVector<ComparedValues::StrictlyBelow, 4>
+ComparedValues::valuesBelow(const VarDecl &Bound) const {
+  llvm::SmallVector<StrictlyBelow, 4> Below;
+  for (const BinaryOperator *Compare : OrderingComparisons) {
+    const Expr *LHS = stripIndexCasts(Compare->getLHS());
+    const Expr *RHS = stripIndexCasts(Compare->getRHS());
+    BinaryOperatorKind Kind = Compare->getOpcode();
+    if (asLocalVariable(RHS) == &Bound && (Kind == BO_LT || Kind == BO_GE))
+      Below.push_back({LHS, Compare});
+    else if (asLocalVariable(LHS) == &Bound && (Kind == BO_GT || Kind == BO_LE))
+      Below.push_back({RHS, Compare});
+  }
+  return Below;
 }
 
 bool ComparedValues::isZeroTested(const Expr *E) const {

@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <vector>
 
 namespace clang {
@@ -48,6 +49,18 @@ public:
     return BoundedOperands;
   }
 
+  /// A value that one edge of a comparison keeps strictly below a bound.
+  struct StrictlyBelow {
+    const clang::Expr *Value;      ///< `i` in `i < n`.
+    const clang::Expr *Comparison; ///< `i < n` itself.
+  };
+  /// The values compared with \p Bound as a strict upper bound, in source
+  /// order: `i < n` and `n > i` on their true edge, `i >= n` and `n <= i`
+  /// on their false edge (`if (i >= n) return;`). Which edge reaches an
+  /// access is the caller's question.
+  llvm::SmallVector<StrictlyBelow, 4>
+  valuesBelow(const clang::VarDecl &Bound) const;
+
   /// Whether \p E or the local variable it names is compared with zero
   /// somewhere: `n == 0`, `n != 0`, `n > 0`, `n < 1`, `!n`, `if (n)`.
   bool isZeroTested(const clang::Expr *E) const;
@@ -68,6 +81,8 @@ private:
   llvm::SmallPtrSet<const clang::VarDecl *, 8> ZeroTestedVariables;
   llvm::DenseMap<unsigned, const clang::Expr *> BoundedProfiles;
   std::vector<const clang::Expr *> BoundedOperands;
+  /// Every ordering comparison, in source order.
+  std::vector<const clang::BinaryOperator *> OrderingComparisons;
   llvm::DenseSet<unsigned> ZeroTestedProfiles;
 };
 

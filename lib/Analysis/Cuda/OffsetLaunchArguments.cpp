@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/OffsetLaunchArguments.h"
 #include "Analysis/Core/CallSites.h"
+#include "Analysis/Core/ComparedValues.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Cuda/CudaApi.h"
 #include "Analysis/Cuda/DeviceMemoryLifetime.h"
@@ -192,21 +193,8 @@ IndexUnderBound indexBelowBound(const FunctionDecl &Kernel,
                                 const ParmVarDecl &Pointer,
                                 const ParmVarDecl &Bound, int64_t MinScale,
                                 const ASTContext &Context) {
-  // The values compared with the bound, by how they are written.
-  llvm::SmallVector<std::pair<const Expr *, const Expr *>, 4> Below;
-  forEachStmt(Kernel.getBody(), [&](const Stmt *S) {
-    const auto *Compare = dyn_cast<BinaryOperator>(S);
-    if (!Compare || !Compare->isRelationalOp())
-      return;
-    const Expr *LHS = stripIndexCasts(Compare->getLHS());
-    const Expr *RHS = stripIndexCasts(Compare->getRHS());
-    auto IsBound = [&](const Expr *E) { return asLocalVariable(E) == &Bound; };
-    BinaryOperatorKind Kind = Compare->getOpcode();
-    if (IsBound(RHS) && (Kind == BO_LT || Kind == BO_GE))
-      Below.push_back({LHS, Compare});
-    else if (IsBound(LHS) && (Kind == BO_GT || Kind == BO_LE))
-      Below.push_back({RHS, Compare});
-  });
+  llvm::SmallVector<ComparedValues::StrictlyBelow, 4> Below =
+      ComparedValues(Kernel, Context).valuesBelow(Bound);
   IndexUnderBound Result;
   if (Below.empty())
     return Result;

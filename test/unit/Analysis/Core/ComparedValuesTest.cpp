@@ -1,6 +1,7 @@
 //===--- ComparedValuesTest.cpp - Tests of ComparedValues -----------------===//
 
 #include "Analysis/Core/ComparedValues.h"
+#include "Analysis/Core/ExprShape.h"
 #include "AnalysisTestSupport.h"
 #include "gtest/gtest.h"
 
@@ -41,6 +42,22 @@ TEST_F(ComparedValuesTest, EqualityIsNotABound) {
   const ComparedValues &C = compared("if (i == n) return;");
   EXPECT_FALSE(C.boundingComparison(param(0)));
   EXPECT_FALSE(C.boundingComparison(param(1)));
+}
+
+TEST_F(ComparedValuesTest, ValuesStrictlyBelowABound) {
+  const ComparedValues &C = compared("if (i >= n) return; if (n > d) return;"
+                                     "if (n < i) return; if (d <= n) return;");
+  auto Below = C.valuesBelow(*param(1));
+  // `i >= n` and `n > d` keep `i` and `d` below `n` on one edge; `n < i`
+  // and `d <= n` keep `n` below `i` and `d` instead.
+  ASSERT_EQ(Below.size(), 2u);
+  EXPECT_EQ(Below[0].Value, C.boundedOperands()[0]);
+  EXPECT_EQ(Below[1].Value, C.boundedOperands()[3]);
+  for (unsigned Other : {0u, 2u}) {
+    auto AboveN = C.valuesBelow(*param(Other));
+    ASSERT_EQ(AboveN.size(), 1u);
+    EXPECT_EQ(asLocalVariable(AboveN[0].Value), param(1));
+  }
 }
 
 TEST_F(ComparedValuesTest, ZeroTests) {
