@@ -209,14 +209,13 @@ DivByZeroCheck::Evidence DivByZeroCheck::evidenceFor(
         dyn_cast<BinaryOperator>(Source.Origin->IgnoreParenImpCasts());
     if (!Minus)
       return {};
-    // Integers: `end - begin` is zero whenever the two meet; `n - 1` only at
-    // one value, no likelier than any parameter's zero.
+    // Integers: `end - begin` is zero whenever the two meet; `n - 1` and
+    // `n - n / 2` only at one value of `n`, no likelier than any
+    // parameter's zero.
     if (Minus->getType()->isIntegerType()) {
-      auto IsConstant = [&](const Expr *Side) {
-        return Side->IgnoreParenImpCasts()->isEvaluatable(Context);
-      };
-      return {!IsConstant(Minus->getLHS()) && !IsConstant(Minus->getRHS()),
-              std::nullopt};
+      llvm::SmallPtrSet<const VarDecl *, 16> MayChange;
+      collectAssignedVariables(Function.getBody(), MayChange);
+      return {differenceCanMeet(*Minus, Context, &MayChange), std::nullopt};
     }
     // Floating point: two values read from memory (`colMax[c] - colMin[c]`)
     // are data, equal for a constant column; a difference of computed values

@@ -114,6 +114,80 @@ bool isSameValue(const Expr *A, const Expr *B, const ASTContext &Context) {
   return IdA == IdB;
 }
 
+/// The value of \p E when it is a constant, integer or floating point.
+static std::optional<double> numericConstant(const Expr *E,
+                                             const ASTContext &Context) {
+  if (E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  Expr::EvalResult Result;
+  if (!E->EvaluateAsRValue(Result, Context))
+    return std::nullopt;
+  if (Result.Val.isInt())
+    return static_cast<double>(Result.Val.getInt().getSExtValue());
+  if (Result.Val.isFloat())
+    return Result.Val.getFloat().convertToDouble();
+  return std::nullopt;
+}
+
+bool isFractionOf(const Expr *Part, const Expr *Whole,
+                  const ASTContext &Context,
+                  const llvm::SmallPtrSetImpl<const VarDecl *> *MayChange) {
+  if (!Part || !Whole)
+    return false;
+  // Truncation keeps a fraction of a whole below it: `(int)(0.8f * n)`.
+  Part = Part->IgnoreParenCasts();
+  if (const VarDecl *Var = asLocalVariable(Part);
+      MayChange && Var && !isa<ParmVarDecl>(Var) && Var->getInit() &&
+      !MayChange->contains(Var))
+    Part = Var->getInit()->IgnoreParenCasts();
+  const auto *Op = dyn_cast<BinaryOperator>(Part);
+  if (!Op)
+    return false;
+  const Expr *LHS = Op->getLHS(), *RHS = Op->getRHS();
+  if (Op->getOpcode() == BO_Div) {
+    std::optional<double> Divisor = numericConstant(RHS, Context);
+    if (!Divisor || *Divisor < 2)
+      return false;
+    if (isSameValue(LHS->IgnoreParenCasts(), Whole->IgnoreParenCasts(),
+                    Context))
+      return true;
+    // `Whole * a / b` with a < b.
+    const auto *Product = dyn_cast<BinaryOperator>(LHS->IgnoreParenCasts());
+    if (!Product || Product->getOpcode() != BO_Mul)
+      return false;
+    for (auto [Factor, Other] :
+         {std::pair(Product->getLHS(), Product->getRHS()),
+          std::pair(Product->getRHS(), Product->getLHS())})
+      if (std::optional<double> Scale = numericConstant(Factor, Context);
+          Scale && *Scale >= 0 && *Scale < *Divisor &&
+          isSameValue(Other->IgnoreParenCasts(), Whole->IgnoreParenCasts(),
+                      Context))
+        return true;
+    return false;
+  }
+  if (Op->getOpcode() == BO_Mul) {
+    for (auto [Factor, Other] : {std::pair(LHS, RHS), std::pair(RHS, LHS)})
+      if (std::optional<double> Scale = numericConstant(Factor, Context);
+          Scale && *Scale >= 0 && *Scale < 1 &&
+          isSameValue(Other->IgnoreParenCasts(), Whole->IgnoreParenCasts(),
+                      Context))
+        return true;
+  }
+  return false;
+}
+
+bool differenceCanMeet(
+    const BinaryOperator &Minus, const ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const VarDecl *> *MayChange) {
+  if (Minus.getOpcode() != BO_Sub || !Minus.getType()->isIntegerType())
+    return false;
+  const Expr *LHS = Minus.getLHS(), *RHS = Minus.getRHS();
+  if (integerConstant(LHS, Context) || integerConstant(RHS, Context))
+    return false;
+  return !isFractionOf(RHS, LHS, Context, MayChange) &&
+         !isFractionOf(LHS, RHS, Context, MayChange);
+}
+
 const Expr *conditionOf(const Stmt *S) {
   if (const auto *If = dyn_cast_or_null<IfStmt>(S))
     return If->getCond();

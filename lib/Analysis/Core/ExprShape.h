@@ -82,6 +82,27 @@ void collectAssignedVariables(
 bool isSameValue(const clang::Expr *A, const clang::Expr *B,
                  const clang::ASTContext &Context);
 
+/// Whether \p Part is a fixed fraction below one of \p Whole, truncated or
+/// not: `Whole / k` with a constant k of at least 2, `c * Whole` with a
+/// constant c in [0, 1) (`(int)(0.8f * n)`), `Whole * a / b` with constants
+/// 0 <= a < b. Such a part equals its whole only where the whole is zero,
+/// so `n - n / 2` is zero exactly where `n` is. With \p MayChange (see
+/// collectAssignedVariables()), a local that is not in it stands for its
+/// initialiser: `int half = n / 2; ... n - half`.
+bool isFractionOf(
+    const clang::Expr *Part, const clang::Expr *Whole,
+    const clang::ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const clang::VarDecl *> *MayChange = nullptr);
+
+/// Whether the integer difference \p Minus (`a - b`) is zero whenever its
+/// two sides meet for values of no special kind: neither side is a constant
+/// (`n - 1` is zero at one value only) and neither is a fraction of the
+/// other (`n - n / 2` is zero only where `n` is). \p MayChange is as for
+/// isFractionOf().
+bool differenceCanMeet(
+    const clang::BinaryOperator &Minus, const clang::ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const clang::VarDecl *> *MayChange = nullptr);
+
 } // namespace gpuguard
 
 #endif // GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H

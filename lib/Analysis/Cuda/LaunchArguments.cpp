@@ -1,6 +1,7 @@
 //===--- LaunchArguments.cpp - What launches pass a kernel ----------------===//
 
 #include "Analysis/Cuda/LaunchArguments.h"
+#include "Analysis/Core/CallSites.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "clang/AST/ASTContext.h"
@@ -39,8 +40,9 @@ const Expr *valueBehind(const Expr *E, unsigned Depth = 0) {
   return valueBehind(Var->getInit(), Depth + 1);
 }
 
-std::optional<ZeroArgumentKind> zeroKindOf(const Expr *Value,
-                                           const ASTContext &Context) {
+std::optional<ZeroArgumentKind>
+zeroKindOf(const Expr *Value, const ASTContext &Context,
+           const llvm::SmallPtrSetImpl<const VarDecl *> &MayChange) {
   if (Value->isValueDependent() || Value->isTypeDependent())
     return std::nullopt;
   if (std::optional<int64_t> Constant = integerConstant(Value, Context))
@@ -61,8 +63,7 @@ std::optional<ZeroArgumentKind> zeroKindOf(const Expr *Value,
       return std::nullopt;
     return ZeroArgumentKind::TruncatingQuotient;
   }
-  if (Op->getOpcode() == BO_Sub && !IsConstant(Op->getLHS()) &&
-      !IsConstant(Op->getRHS()))
+  if (differenceCanMeet(*Op, Context, &MayChange))
     return ZeroArgumentKind::Difference;
   return std::nullopt;
 }
@@ -82,7 +83,11 @@ std::optional<ZeroArgument> zeroArgumentFor(const FunctionDecl &Kernel,
     if (isa<CXXDefaultArgExpr>(Argument))
       continue;
     const Expr *Value = valueBehind(Argument);
-    if (std::optional<ZeroArgumentKind> Kind = zeroKindOf(Value, Context))
+    llvm::SmallPtrSet<const VarDecl *, 16> MayChange;
+    if (const FunctionDecl *Caller = enclosingFunction(*Call, Context))
+      collectAssignedVariables(Caller->getBody(), MayChange);
+    if (std::optional<ZeroArgumentKind> Kind =
+            zeroKindOf(Value, Context, MayChange))
       return ZeroArgument{*Kind, Argument, Value};
   }
   return std::nullopt;

@@ -12,7 +12,7 @@
 __global__ void bucketOf(unsigned *out, const unsigned *keys, unsigned buckets) {
   out[threadIdx.x] = keys[threadIdx.x] % buckets;
   // CHECK-NOTES: :[[@LINE-1]]:40: warning: remainder by 'buckets', which may be zero [cuda-div-by-zero]
-  // CHECK-NOTES: :[[@LINE+18]]:35: note: 'bucketOf' is launched here with 'numBuckets', which is 'n / 1024', a quotient that is 0 whenever the divisor is the larger
+  // CHECK-NOTES: :[[@LINE+23]]:35: note: 'bucketOf' is launched here with 'numBuckets', which is 'n / 1024', a quotient that is 0 whenever the divisor is the larger
 }
 
 __global__ void perGroup(float *w, const float *scales, int groupSize) {
@@ -23,7 +23,12 @@ __global__ void perGroup(float *w, const float *scales, int groupSize) {
 __global__ void perSpan(int *out, int span) {
   out[threadIdx.x] = threadIdx.x / span;
   // CHECK-NOTES: :[[@LINE-1]]:34: warning: integer division by 'span', which may be zero [cuda-div-by-zero]
-  // CHECK-NOTES: :[[@LINE+11]]:30: note: 'perSpan' is launched here with 'hi - lo', a difference that is 0 whenever the two are equal
+  // CHECK-NOTES: :[[@LINE+16]]:30: note: 'perSpan' is launched here with 'hi - lo', a difference that is 0 whenever the two are equal
+}
+
+__global__ void perTail(int *out, int tail) {
+  out[threadIdx.x] = threadIdx.x / tail;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:34: warning: integer division by 'tail', which may be zero [cuda-div-by-zero]
 }
 
 void launches(unsigned *out, const unsigned *keys, float *w,
@@ -35,6 +40,34 @@ void launches(unsigned *out, const unsigned *keys, float *w,
   const int groupSize = 4096 / 32;
   perGroup<<<1, 256>>>(w, scales, groupSize);
   perSpan<<<1, 256>>>(spans, hi - lo);
+  // The last quarter of `hi` items is empty only when `hi` is: `hi`'s own
+  // question, as for any parameter.
+  int head = hi * 3 / 4;
+  perTail<<<1, 256>>>(spans, hi - head);
+}
+
+// ---- A value less a fraction of itself -------------------------------------
+
+struct Schedule {
+  int totalSteps, warmupSteps;
+};
+
+// Zero only when the whole is: no likelier than a parameter's zero.
+__global__ void decayRatio(float *out, const Schedule *s, int step) {
+  int decayStart = (int)(0.8f * s->totalSteps);
+  out[0] = (float)(step - decayStart) / (s->totalSteps - decayStart);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:39: warning: floating-point division by 's->totalSteps - decayStart', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  out[1] = step / (s->totalSteps - s->totalSteps / 2);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:17: warning: integer division by 's->totalSteps - s->totalSteps / 2', which may be zero [cuda-div-by-zero]
+  // Two settings that can be equal: the whole run is warmup.
+  out[2] = (float)step / (s->totalSteps - s->warmupSteps);
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: floating-point division by 's->totalSteps - s->warmupSteps', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // A fraction that a later assignment replaces is any value.
+  int tail = s->totalSteps / 4;
+  if (step > tail)
+    tail = step;
+  out[3] = step / (s->totalSteps - tail);
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: integer division by 's->totalSteps - tail', which may be zero [cuda-div-by-zero]
 }
 
 // ---- Tested for zero on another path ---------------------------------------

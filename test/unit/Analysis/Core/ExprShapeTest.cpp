@@ -72,6 +72,55 @@ TEST_F(ExprShapeTest, SumsFlattenIntoTermsAndAConstant) {
   EXPECT_EQ(Constant, 0);
 }
 
+TEST_F(ExprShapeTest, FractionsOfAValue) {
+  // Parses `return (Part) - a;`, the difference whose sides are asked.
+  auto IsFractionOfA = [&](const std::string &Part) {
+    const clang::Expr *E = returned("return (" + Part + ") - a;");
+    const auto *Minus =
+        E ? llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreImpCasts())
+          : nullptr;
+    return Minus && isFractionOf(Minus->getLHS(), Minus->getRHS(), context());
+  };
+  EXPECT_TRUE(IsFractionOfA("a / 2"));
+  EXPECT_TRUE(IsFractionOfA("(int)(0.8f * a)"));
+  EXPECT_TRUE(IsFractionOfA("a * 3 / 4"));
+  EXPECT_TRUE(IsFractionOfA("(long)a / 8"));
+  EXPECT_FALSE(IsFractionOfA("a / 1"));
+  EXPECT_FALSE(IsFractionOfA("(int)(1.5f * a)"));
+  EXPECT_FALSE(IsFractionOfA("a * 5 / 4"));
+  EXPECT_FALSE(IsFractionOfA("b / 2"));
+  EXPECT_FALSE(IsFractionOfA("a / b"));
+  EXPECT_FALSE(IsFractionOfA("a"));
+
+  // A local stands for its initialiser while nothing changes it.
+  const clang::Expr *E = returned("int half = a / 2; return a - half;");
+  const auto *Minus = llvm::cast<clang::BinaryOperator>(E->IgnoreImpCasts());
+  llvm::SmallPtrSet<const clang::VarDecl *, 4> MayChange;
+  EXPECT_TRUE(
+      isFractionOf(Minus->getRHS(), Minus->getLHS(), context(), &MayChange));
+  EXPECT_FALSE(isFractionOf(Minus->getRHS(), Minus->getLHS(), context()));
+  MayChange.insert(asLocalVariable(Minus->getRHS()->IgnoreImpCasts()));
+  EXPECT_FALSE(
+      isFractionOf(Minus->getRHS(), Minus->getLHS(), context(), &MayChange));
+}
+
+TEST_F(ExprShapeTest, DifferencesThatMeet) {
+  auto CanMeet = [&](const std::string &Difference) {
+    const clang::Expr *E = returned("return " + Difference + ";");
+    const auto *Minus =
+        E ? llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreImpCasts())
+          : nullptr;
+    return Minus && differenceCanMeet(*Minus, context());
+  };
+  EXPECT_TRUE(CanMeet("a - b"));
+  EXPECT_TRUE(CanMeet("a - b / 2"));
+  EXPECT_FALSE(CanMeet("a - 1"));
+  EXPECT_FALSE(CanMeet("4 - b"));
+  EXPECT_FALSE(CanMeet("a - a / 2"));
+  EXPECT_FALSE(CanMeet("a / 4 - a"));
+  EXPECT_FALSE(CanMeet("a + b"));
+}
+
 TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
   const clang::Expr *E = returned("int l = 1; return b + a * b + g + l;");
   ASSERT_TRUE(E);
