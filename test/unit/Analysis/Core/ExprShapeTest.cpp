@@ -28,6 +28,13 @@ protected:
   }
   clang::ASTContext &context() { return Unit->getASTContext(); }
 
+  /// The binary operator \p Body returns (`return a - b;`), or null.
+  const clang::BinaryOperator *returnedOperator(const std::string &Body) {
+    const clang::Expr *E = returned(Body);
+    return E ? llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreImpCasts())
+             : nullptr;
+  }
+
   /// The names of the terms flattenSum() finds, and their constant.
   std::pair<std::vector<std::string>, int64_t> sumOf(const std::string &Body) {
     const clang::Expr *E = returned(Body);
@@ -75,10 +82,8 @@ TEST_F(ExprShapeTest, SumsFlattenIntoTermsAndAConstant) {
 TEST_F(ExprShapeTest, FractionsOfAValue) {
   // Parses `return (Part) - a;`, the difference whose sides are asked.
   auto IsFractionOfA = [&](const std::string &Part) {
-    const clang::Expr *E = returned("return (" + Part + ") - a;");
-    const auto *Minus =
-        E ? llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreImpCasts())
-          : nullptr;
+    const clang::BinaryOperator *Minus =
+        returnedOperator("return (" + Part + ") - a;");
     return Minus && isFractionOf(Minus->getLHS(), Minus->getRHS(), context());
   };
   EXPECT_TRUE(IsFractionOfA("a / 2"));
@@ -93,8 +98,9 @@ TEST_F(ExprShapeTest, FractionsOfAValue) {
   EXPECT_FALSE(IsFractionOfA("a"));
 
   // A local stands for its initialiser while nothing changes it.
-  const clang::Expr *E = returned("int half = a / 2; return a - half;");
-  const auto *Minus = llvm::cast<clang::BinaryOperator>(E->IgnoreImpCasts());
+  const clang::BinaryOperator *Minus =
+      returnedOperator("int half = a / 2; return a - half;");
+  ASSERT_TRUE(Minus);
   llvm::SmallPtrSet<const clang::VarDecl *, 4> MayChange;
   EXPECT_TRUE(
       isFractionOf(Minus->getRHS(), Minus->getLHS(), context(), &MayChange));
@@ -106,10 +112,8 @@ TEST_F(ExprShapeTest, FractionsOfAValue) {
 
 TEST_F(ExprShapeTest, DifferencesThatMeet) {
   auto CanMeet = [&](const std::string &Difference) {
-    const clang::Expr *E = returned("return " + Difference + ";");
-    const auto *Minus =
-        E ? llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreImpCasts())
-          : nullptr;
+    const clang::BinaryOperator *Minus =
+        returnedOperator("return " + Difference + ";");
     return Minus && differenceCanMeet(*Minus, context());
   };
   EXPECT_TRUE(CanMeet("a - b"));
