@@ -112,4 +112,17 @@ const VarDecl *findVariable(const FunctionDecl &Function,
   return findVariableIn(Function.getBody(), Name);
 }
 
+const BinaryOperator *findFirstDivision(const FunctionDecl &Function) {
+  struct DivisionFinder : RecursiveASTVisitor<DivisionFinder> {
+    const BinaryOperator *Found = nullptr;
+    bool VisitBinaryOperator(BinaryOperator *Op) {
+      if (!Found && Op->getOpcode() == BO_Div)
+        Found = Op;
+      return true;
+    }
+  } Finder;
+  Finder.TraverseStmt(Function.getBody());
+  return Finder.Found;
+}
+
 } // namespace gpuguard::test

@@ -45,6 +45,10 @@ std::vector<const clang::CUDAKernelCallExpr *> findLaunches(clang::Decl &Root);
 const clang::VarDecl *findVariable(const clang::FunctionDecl &Function,
                                    llvm::StringRef Name);
 
+/// The first `/` in \p Function's body, or null.
+const clang::BinaryOperator *
+findFirstDivision(const clang::FunctionDecl &Function);
+
 } // namespace gpuguard::test
 
 #endif // GPUGUARD_TEST_UNIT_ANALYSISTESTSUPPORT_H

@@ -7,6 +7,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -88,6 +89,87 @@ ResultUse getResultUse(const Expr &E, ASTContext &Context) {
     break;
   }
   return DroppedByComma ? ResultUse::Discarded : ResultUse::Used;
+}
+
+/// The index of the format argument of a printf-family function, or -1.
+static int formatArgumentIndex(const CallExpr &Call) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() || !Callee->isVariadic())
+    return -1;
+  return llvm::StringSwitch<int>(Callee->getName())
+      .Case("printf", 0)
+      .Cases({"fprintf", "sprintf"}, 1)
+      .Case("snprintf", 2)
+      .Default(-1);
+}
+
+/// Whether \p Type is a `std::basic_ostream` or a class derived from one.
+static bool isOutputStream(QualType Type) {
+  const auto *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  auto IsBasicOstream = [](const CXXRecordDecl *Base) {
+    return Base->getIdentifier() && Base->getName() == "basic_ostream" &&
+           Base->isInStdNamespace();
+  };
+  if (IsBasicOstream(Record))
+    return true;
+  bool NoBaseIsOstream = Record->forallBases(
+      [&](const CXXRecordDecl *Base) { return !IsBasicOstream(Base); });
+  return !NoBaseIsOstream;
+}
+
+bool isOnlyFormatted(const Expr &E, ASTContext &Context) {
+  const Stmt *Child = &E;
+  while (const Stmt *Parent = parentStmt(*Child, Context)) {
+    if (isa<ParenExpr, FullExpr>(Parent)) {
+      Child = Parent;
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(Parent)) {
+      // Only to a floating type (the variadic promotion to double among
+      // them): a conversion to an integer is what makes NaN harmful.
+      if (!Cast->getType()->isRealFloatingType())
+        return false;
+      Child = Parent;
+      continue;
+    }
+    if (const auto *Arithmetic = dyn_cast<BinaryOperator>(Parent)) {
+      if (!Arithmetic->isMultiplicativeOp() && !Arithmetic->isAdditiveOp())
+        return false;
+      if (!Arithmetic->getType()->isRealFloatingType())
+        return false;
+      Child = Parent;
+      continue;
+    }
+    if (const auto *Sign = dyn_cast<UnaryOperator>(Parent)) {
+      if (Sign->getOpcode() != UO_Minus && Sign->getOpcode() != UO_Plus)
+        return false;
+      Child = Parent;
+      continue;
+    }
+    if (const auto *Conditional = dyn_cast<ConditionalOperator>(Parent)) {
+      if (Child == Conditional->getCond())
+        return false;
+      Child = Parent;
+      continue;
+    }
+    if (const auto *Shift = dyn_cast<CXXOperatorCallExpr>(Parent))
+      return Shift->getOperator() == OO_LessLess && Shift->getNumArgs() == 2 &&
+             Shift->getArg(1) == Child &&
+             isOutputStream(Shift->getArg(0)->getType());
+    if (const auto *Call = dyn_cast<CallExpr>(Parent)) {
+      int Format = formatArgumentIndex(*Call);
+      if (Format < 0)
+        return false;
+      for (unsigned I = Format + 1; I < Call->getNumArgs(); ++I)
+        if (Call->getArg(I) == Child)
+          return true;
+      return false;
+    }
+    return false;
+  }
+  return false;
 }
 
 } // namespace gpuguard

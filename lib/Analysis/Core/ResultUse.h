@@ -34,6 +34,14 @@ enum class ResultUse {
 /// last statement of a GNU statement expression.
 ResultUse getResultUse(const clang::Expr &E, clang::ASTContext &Context);
 
+/// Whether the floating-point value of \p E is only formatted for output:
+/// it reaches, through parentheses, casts to floating types, floating-point
+/// arithmetic and the branches of `?:`, an argument after the format of a
+/// printf-family call (`printf`, `fprintf`, `sprintf`, `snprintf`) or the
+/// right side of `<<` into a `std::basic_ostream`. Such a value cannot become
+/// an index or a size: inf or NaN there is seen in the output, not a fault.
+bool isOnlyFormatted(const clang::Expr &E, clang::ASTContext &Context);
+
 } // namespace gpuguard
 
 #endif // GPUGUARD_ANALYSIS_CORE_RESULTUSE_H

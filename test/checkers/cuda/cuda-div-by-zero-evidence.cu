@@ -124,3 +124,23 @@ __global__ void minMaxScale(float *y, const float *x, const float *colMin,
   y[c] = (x[c] - lo) / (hi - lo);
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:22: warning: floating-point division by 'hi - lo', which may be zero and yield inf or NaN [cuda-div-by-zero]
 }
+
+// ---- Quotients that are only printed ---------------------------------------
+
+extern "C" int printf(const char *, ...);
+long long clockMicros();
+
+void reportPhases(float *rates, const float *bytes) {
+  long long start = clockMicros();
+  long long copied = clockMicros();
+  long long end = clockMicros();
+  // A timing report: an elapsed time of zero prints inf and stops nothing.
+  printf("copy %5.2f%%\n", (float)(copied - start) / (float)(end - start) * 100);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:52: warning: floating-point division by '(float)(end - start)', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // The same quotient kept as data is reported.
+  rates[0] = bytes[0] / (float)(end - start);
+  // CHECK-NOTES: :[[@LINE-1]]:23: warning: floating-point division by '(float)(end - start)', which may be zero and yield inf or NaN [cuda-div-by-zero]
+  // So is an integer division, which faults wherever its value goes.
+  printf("%lld\n", (copied - start) / (end - start));
+  // CHECK-NOTES: :[[@LINE-1]]:37: warning: integer division by 'end - start', which may be zero [cuda-div-by-zero]
+}

@@ -12,16 +12,6 @@ using namespace gpuguard::test;
 
 namespace {
 
-/// The first division in a function body.
-struct DivisionFinder : clang::RecursiveASTVisitor<DivisionFinder> {
-  const clang::BinaryOperator *Found = nullptr;
-  bool VisitBinaryOperator(clang::BinaryOperator *Op) {
-    if (!Found && Op->getOpcode() == clang::BO_Div)
-      Found = Op;
-    return true;
-  }
-};
-
 /// Parses `__device__ void f(float a, float b, int *out) { <Body> }` and
 /// returns the lines, counted from the signature, of the conversions its
 /// first division feeds.
@@ -34,16 +24,15 @@ protected:
       return {};
     clang::ASTContext &Context = Unit->getASTContext();
     const clang::FunctionDecl *Function = findFunction(Context, "f");
-    DivisionFinder Finder;
-    Finder.TraverseStmt(const_cast<clang::Stmt *>(Function->getBody()));
-    if (!Finder.Found)
+    const clang::BinaryOperator *Division = findFirstDivision(*Function);
+    if (!Division)
       return {};
     const clang::SourceManager &Sources = Context.getSourceManager();
     unsigned Signature =
         Sources.getSpellingLineNumber(Function->getBody()->getBeginLoc());
     std::vector<unsigned> Lines;
     for (const FloatToIntegerConversion &Conversion :
-         conversionsFedBy(*Finder.Found, *Function->getBody()))
+         conversionsFedBy(*Division, *Function->getBody()))
       Lines.push_back(Sources.getSpellingLineNumber(Conversion.Loc) -
                       Signature);
     return Lines;
