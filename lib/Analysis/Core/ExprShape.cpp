@@ -232,4 +232,38 @@ void collectAssignedVariables(const Stmt *Body,
     collectAssignedVariables(Child, Out);
 }
 
+const Expr *packedTriangleRowCount(const Expr *E, const ASTContext &Context) {
+  const auto *Half = dyn_cast_or_null<BinaryOperator>(stripIndexCasts(E));
+  if (!Half)
+    return nullptr;
+  std::optional<int64_t> Divisor = integerConstant(Half->getRHS(), Context);
+  bool Halves = (Half->getOpcode() == BO_Div && Divisor == 2) ||
+                (Half->getOpcode() == BO_Shr && Divisor == 1);
+  if (!Halves)
+    return nullptr;
+  const auto *Product =
+      dyn_cast<BinaryOperator>(stripIndexCasts(Half->getLHS()));
+  if (!Product || Product->getOpcode() != BO_Mul)
+    return nullptr;
+  // The factors are the same sum of terms with constants one apart.
+  const Expr *Left = stripIndexCasts(Product->getLHS());
+  const Expr *Right = stripIndexCasts(Product->getRHS());
+  llvm::SmallVector<const Expr *, 4> LeftTerms, RightTerms;
+  int64_t LeftConstant = 0, RightConstant = 0;
+  flattenSum(Left, Context, LeftTerms, LeftConstant);
+  flattenSum(Right, Context, RightTerms, RightConstant);
+  bool SameTerms =
+      !LeftTerms.empty() &&
+      llvm::equal(LeftTerms, RightTerms, [&](const Expr *A, const Expr *B) {
+        return isSameValue(A, B, Context);
+      });
+  if (!SameTerms)
+    return nullptr;
+  if (RightConstant == LeftConstant + 1)
+    return Right;
+  if (LeftConstant == RightConstant + 1)
+    return Left;
+  return nullptr;
+}
+
 } // namespace gpuguard

@@ -103,6 +103,15 @@ bool differenceCanMeet(
     const clang::BinaryOperator &Minus, const clang::ASTContext &Context,
     const llvm::SmallPtrSetImpl<const clang::VarDecl *> *MayChange = nullptr);
 
+/// When \p E is a triangular number, `L * (L - 1) / 2` in any spelling
+/// (`r * (r + 1) / 2` with L = r + 1, `r * (r - 1) / 2` with L = r, `>> 1`
+/// for `/ 2`), the larger factor L, else null. \p E then counts the elements
+/// of the first L - 1 rows of a packed triangle, which is where row L - 1
+/// starts: with a column at most L - 1 it stays below the n(n+1)/2 elements
+/// of n rows while L <= n, and it is never negative.
+const clang::Expr *packedTriangleRowCount(const clang::Expr *E,
+                                          const clang::ASTContext &Context);
+
 } // namespace gpuguard
 
 #endif // GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H

@@ -967,6 +967,19 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
     Result.Problems.push_back(Problem);
     return;
   }
+  // The start of row r of a packed triangle, `r * (r + 1) / 2`, stays below
+  // the n(n+1)/2 stored while r < n, and one less (`(r + 1) * (r + 2) / 2 -
+  // 1`, the end of row r) while r + 1 <= n. The row count is judged as such;
+  // a triangular number is never negative, so no lower bound is asked.
+  if (const Expr *Rows = packedTriangleRowCount(E, Context)) {
+    Judgement Count;
+    evaluate(Rows, Offset < 0 ? -2 : -1, Facts, Count);
+    for (const IndexProblem &Problem : Count.Problems)
+      if (!Problem.MissingLowerBound)
+        Result.Problems.push_back(Problem);
+    Result.AnyBounded |= Count.AnyBounded;
+    return;
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAdditiveOp()) {
       evaluateSum(E, Offset, Facts, Result);

@@ -158,6 +158,33 @@ __global__ void clampedToPosition(float *row, int T) {
   }
 }
 
+// Packed triangular storage: row r starts at r * (r + 1) / 2, and the
+// n(n+1)/2 elements hold every row below n. `r + 1` there is no index.
+__global__ void unpackLower(float *full, const float *packed, int n,
+                            int stride) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (c < n && r < n) {
+    int packedIndex = r * (r + 1) / 2 + c;
+    full[r * stride + c] = c <= r ? packed[packedIndex] : 0.0f;
+    // The row after r, as a linear row, is past the guard.
+    full[(r + 1) * stride + c] = 0.0f;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: index '(r + 1) * stride + c' of 'full[(r + 1) * stride + c]' is not covered by the guard on 'r' [cuda-unchecked-index]
+    // CHECK-NOTES: :[[@LINE-6]]:16: note: guard here bounds 'r', not 'r + 1'
+  }
+}
+
+// The diagonal of a packed triangle: row i ends at (i + 1)(i + 2)/2 - 1.
+__global__ void packedDiagonal(float *diag, const float *packed, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    diag[i] = packed[(i + 1) * (i + 2) / 2 - 1];
+  if (i <= n)
+    diag[0] += packed[i * (i + 1) / 2];
+  // CHECK-NOTES: :[[@LINE-1]]:16: warning: the guard lets index 'i' of 'packed[i * (i + 1) / 2]' reach 'n', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' can be equal to its bound past this guard
+}
+
 // ---- Tree reductions and block-sized storage -------------------------------
 
 // `tid + s` under `tid < s` stays below 2 * s, the size of what is halved.

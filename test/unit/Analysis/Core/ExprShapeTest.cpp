@@ -1,6 +1,7 @@
 //===--- ExprShapeTest.cpp - Tests of ExprShape ---------------------------===//
 
 #include "Analysis/Core/ExprShape.h"
+#include "Analysis/Core/SourceText.h"
 #include "AnalysisTestSupport.h"
 #include "clang/AST/Decl.h"
 #include "gtest/gtest.h"
@@ -123,6 +124,29 @@ TEST_F(ExprShapeTest, DifferencesThatMeet) {
   EXPECT_FALSE(CanMeet("a - a / 2"));
   EXPECT_FALSE(CanMeet("a / 4 - a"));
   EXPECT_FALSE(CanMeet("a + b"));
+}
+
+TEST_F(ExprShapeTest, PackedTriangleRowCounts) {
+  // The row count as written, or <none>.
+  auto RowCountOf = [&](const std::string &Index) -> std::string {
+    const clang::Expr *E = returned("return " + Index + ";");
+    const clang::Expr *Rows =
+        E ? packedTriangleRowCount(E, context()) : nullptr;
+    return Rows ? quoteSource(Rows, context()) : "<none>";
+  };
+  EXPECT_EQ(RowCountOf("a * (a + 1) / 2"), "a + 1");
+  EXPECT_EQ(RowCountOf("((a + 1) * a) / 2"), "a + 1");
+  EXPECT_EQ(RowCountOf("(a * (a - 1)) >> 1"), "a");
+  EXPECT_EQ(RowCountOf("(a + 1) * (a + 2) / 2 - 1"), "<none>");
+  EXPECT_EQ(RowCountOf("(a + 1) * (a + 2) / 2"), "a + 2");
+  EXPECT_EQ(RowCountOf("(int)(c * (c + 1) / 2)"), "c + 1");
+  EXPECT_EQ(RowCountOf("(a + b) * (a + b + 1) / 2"), "a + b + 1");
+  // Not a triangular number: other factors, divisors or offsets.
+  EXPECT_EQ(RowCountOf("a * (b + 1) / 2"), "<none>");
+  EXPECT_EQ(RowCountOf("a * (a + 2) / 2"), "<none>");
+  EXPECT_EQ(RowCountOf("a * (a + 1) / 4"), "<none>");
+  EXPECT_EQ(RowCountOf("a * (a + 1)"), "<none>");
+  EXPECT_EQ(RowCountOf("(a + 1) / 2"), "<none>");
 }
 
 TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
