@@ -33,7 +33,8 @@ struct NonZeroFacts {
   };
 
   /// `Subject Op Constant`, with Op one of <, <=, >, >=, == and !=; or, when
-  /// Other is set, `Subject != Other`, with Subject the lower Id.
+  /// Other is set, `Subject != Other` with Subject the lower Id, or
+  /// `Subject >= Other` for a counter that started at Other and only grew.
   struct Fact {
     Key Subject;
     BinaryOperatorKind Op = BO_NE;
@@ -248,6 +249,11 @@ bool isParameterMember(const Expr *E) {
   return Ref && isa<ParmVarDecl>(Ref->getDecl());
 }
 
+bool isParameter(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  return Ref && isa<ParmVarDecl>(Ref->getDecl());
+}
+
 bool isLoad(const Expr *E) {
   if (isa<ArraySubscriptExpr, CXXDependentScopeMemberExpr>(E))
     return true;
@@ -306,7 +312,7 @@ bool implies(const Fact &Known, const Fact &Wanted) {
   if (!(Known.Subject == Wanted.Subject))
     return false;
   if (Wanted.Other.Id)
-    return Known.Other == Wanted.Other;
+    return Known.Other == Wanted.Other && Known.Op == Wanted.Op;
   return !Known.Other.Id &&
          entails(Known.Op, Known.Constant, Wanted.Op, Wanted.Constant);
 }
@@ -506,6 +512,9 @@ private:
                        double Constant, NonZeroFacts &Facts) const;
   void addVariableFact(const VarDecl *Var, BinaryOperatorKind Op,
                        double Constant, NonZeroFacts &Facts) const;
+  /// For each value \p Counter is known to have started from, that it
+  /// differs from \p End, which the counter is below.
+  void addStartDistinctions(Key Counter, Key End, NonZeroFacts &Facts) const;
   void addComparison(const Expr *L, BinaryOperatorKind Op, const Expr *R,
                      NonZeroFacts &Facts) const;
   void assume(const Expr *Cond, bool Truth, NonZeroFacts &Facts) const;
@@ -703,6 +712,13 @@ void NonZeroAnalysis::Impl::addComparison(const Expr *L, BinaryOperatorKind Op,
       std::swap(New.Subject, New.Other);
     addFact(std::move(New), Facts);
   }
+  // `k < end` for a counter `k >= begin`: end > begin, so the two differ
+  // and `end - begin` is not zero inside a loop over [begin, end).
+  if (Op == BO_LT || Op == BO_GT) {
+    const Expr *Counter = Op == BO_LT ? L : R;
+    const Expr *End = Op == BO_LT ? R : L;
+    addStartDistinctions(keyOf(Counter), keyOf(End), Facts);
+  }
   // Above a non-negative value, or at or above a positive one, is not zero:
   // `j < n` with j counting from 0 makes n non-zero.
   switch (Op) {
@@ -730,6 +746,26 @@ void NonZeroAnalysis::Impl::addComparison(const Expr *L, BinaryOperatorKind Op,
     break;
   default:
     break;
+  }
+}
+
+void NonZeroAnalysis::Impl::addStartDistinctions(Key Counter, Key End,
+                                                 NonZeroFacts &Facts) const {
+  Fact Probe;
+  Probe.Subject = Counter;
+  auto [Begin, Last] = std::equal_range(Facts.Items.begin(), Facts.Items.end(),
+                                        Probe, bySubject);
+  llvm::SmallVector<Key, 2> Starts;
+  for (const Fact &F : llvm::make_range(Begin, Last))
+    if (F.Other.Id && F.Op == BO_GE && !(F.Other == End))
+      Starts.push_back(F.Other);
+  for (Key Start : Starts) {
+    Fact New;
+    New.Subject = Start;
+    New.Other = End;
+    if (std::less<const void *>()(New.Other.Id, New.Subject.Id))
+      std::swap(New.Subject, New.Other);
+    addFact(std::move(New), Facts);
   }
 }
 
@@ -798,6 +834,19 @@ void NonZeroAnalysis::Impl::assign(const VarDecl *Var, const Expr *Value,
   kill(Var, Facts);
   if (Holds)
     addVariableFact(Var, Holds->first, Holds->second, Facts);
+  // `k = begin` starts a counter at another value: while k only grows,
+  // `k >= begin`, and a loop condition `k < end` then says `end != begin`.
+  const Expr *Start = stripZeroPreservingCasts(Value);
+  if (Var->getType()->isIntegerType() && Start->getType()->isIntegerType() &&
+      !constantValue(Start, Context) &&
+      (asLocalVariable(Start) || isParameter(Start) || isLoad(Start))) {
+    Fact Counter;
+    Counter.Subject.Id = Var;
+    Counter.Op = BO_GE;
+    Counter.Other = keyOf(Start);
+    if (!reads(Counter.Other, Var))
+      addFact(std::move(Counter), Facts);
+  }
 }
 
 void NonZeroAnalysis::Impl::kill(const VarDecl *Var,
@@ -813,6 +862,12 @@ void NonZeroAnalysis::Impl::shift(const VarDecl *Var, bool Up,
   for (Fact &F : Facts.Items) {
     bool About = F.Subject.Id == Var && !F.Other.Id;
     if (!reads(F.Subject, Var) && !reads(F.Other, Var)) {
+      Kept.Items.push_back(std::move(F));
+      continue;
+    }
+    // A counter that grows stays at or above where it started.
+    if (Up && F.Subject.Id == Var && F.Other.Id && F.Op == BO_GE &&
+        !reads(F.Other, Var)) {
       Kept.Items.push_back(std::move(F));
       continue;
     }

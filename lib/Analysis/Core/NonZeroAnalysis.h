@@ -8,7 +8,8 @@
 ///
 /// Facts are comparisons of a value with a constant (`d != 0`, `d > 0`,
 /// `n >= 2`) and inequalities between two values (`hi > lo`, which makes
-/// `hi - lo` non-zero). They come from branch conditions (so early exits,
+/// `hi - lo` non-zero; a counter that starts at `begin` and only grows stays
+/// at or above it, so that `k < end` also makes `end - begin` non-zero). They come from branch conditions (so early exits,
 /// ternaries, `&&` chains, loop conditions and `assert` all produce them) and
 /// from assignments of values that are non-zero by their form (`max(d, 1)`,
 /// `d | 1`, `x + eps`, clamps such as `d < 1 ? 1 : d`). Reassigning a variable

@@ -111,6 +111,21 @@ __global__ void bagMean(float *out, const float *sums, const int *offsets,
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:20: warning: floating-point division by 'n - 1', which may be zero and yield inf or NaN [cuda-div-by-zero]
 }
 
+__global__ void rowMeans(float *mean, const float *val, const int *rowPtr,
+                         int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  int begin = rowPtr[r], end = rowPtr[r + 1];
+  float sum = 0.0f;
+  // Inside the loop over the row, the row is not empty.
+  for (int e = begin; e < end; ++e)
+    sum += val[e] / (end - begin);
+  // After it, an empty row divides by zero.
+  mean[r] = sum / (end - begin);
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: floating-point division by 'end - begin', which may be zero and yield inf or NaN [cuda-div-by-zero]
+}
+
 __global__ void minMaxScale(float *y, const float *x, const float *colMin,
                             const float *colMax, float lo, float hi) {
   int c = threadIdx.x;

@@ -190,6 +190,30 @@ TEST(NonZeroAnalysisTest, CountersBoundTheLoopExtent) {
             Lines({3, 5}));
 }
 
+TEST(NonZeroAnalysisTest, LoopsOverARangeHaveALength) {
+  // Inside `for (k = lo; k < hi; ++k)` the range [lo, hi) is not empty;
+  // after the loop, or once k was reset, or when k may go down, it may be.
+  EXPECT_EQ(unprovenLines("for (int k = lo; k < hi; ++k)\n"
+                          "  out[k] = 1 / (hi - lo);\n"
+                          "out[0] = 1 / (hi - lo);\n"
+                          "for (int k = a[n]; k < a[n + 1]; k += 2)\n"
+                          "  out[k] = 1 / (a[n + 1] - a[n]);\n"
+                          "for (int k = lo; hi > k; k++)\n"
+                          "  out[k] = 1 / (lo - hi);\n"
+                          "for (int k = lo; k < hi; --k)\n"
+                          "  out[k] = 1 / (hi - lo);\n"
+                          "for (int k = lo; k < hi; ++k) {\n"
+                          "  lo = m;\n"
+                          "  out[k] = 1 / (hi - lo);\n"
+                          "}\n"
+                          "for (int k = lo; k <= hi; ++k)\n"
+                          "  out[k] = 1 / (hi - lo);\n"
+                          "int k = lo;\n"
+                          "k = m;\n"
+                          "if (k < hi) out[0] = 1 / (hi - lo);"),
+            Lines({3, 9, 12, 15, 18}));
+}
+
 TEST(NonZeroAnalysisTest, ClientKnownPositiveValues) {
   const char *Body = "out[0] = 1 / extent;\n"
                      "out[1] = 1 / (extent * 2);\n"
