@@ -9,12 +9,12 @@
 /// Facts are comparisons of a value with a constant (`d != 0`, `d > 0`,
 /// `n >= 2`) and inequalities between two values (`hi > lo`, which makes
 /// `hi - lo` non-zero; a counter that starts at `begin` and only grows stays
-/// at or above it, so that `k < end` also makes `end - begin` non-zero). They come from branch conditions (so early exits,
-/// ternaries, `&&` chains, loop conditions and `assert` all produce them) and
-/// from assignments of values that are non-zero by their form (`max(d, 1)`,
-/// `d | 1`, `x + eps`, clamps such as `d < 1 ? 1 : d`). Reassigning a variable
-/// ends the facts that read it; at a join only what every incoming path
-/// implies survives.
+/// at or above it, so that `k < end` also makes `end - begin` non-zero). They
+/// come from branch conditions (so early exits, ternaries, `&&` chains, loop
+/// conditions and `assert` all produce them) and from assignments of values
+/// that are non-zero by their form (`max(d, 1)`, `d | 1`, `x + eps`, clamps
+/// such as `d < 1 ? 1 : d`). Reassigning a variable ends the facts that read
+/// it; at a join only what every incoming path implies survives.
 ///
 /// Separately, zeroSourcesOf() tells where a value that may be zero comes
 /// from: a parameter, a load from memory or a difference, directly or through
