@@ -33,8 +33,10 @@ struct NonZeroFacts {
   };
 
   /// `Subject Op Constant`, with Op one of <, <=, >, >=, == and !=; or, when
-  /// Other is set, `Subject != Other` with Subject the lower Id, or
-  /// `Subject >= Other` for a counter that started at Other and only grew.
+  /// Other is set, `Subject != Other` with Subject the lower Id,
+  /// `Subject >= Other` for a counter that started at Other and only grew, or
+  /// `Subject == Other` for a local holding a difference (`deg = end -
+  /// begin`), so that what is learnt of the difference holds for the local.
   struct Fact {
     Key Subject;
     BinaryOperatorKind Op = BO_NE;
@@ -847,6 +849,16 @@ void NonZeroAnalysis::Impl::assign(const VarDecl *Var, const Expr *Value,
     if (!reads(Counter.Other, Var))
       addFact(std::move(Counter), Facts);
   }
+  if (const auto *Minus = dyn_cast<BinaryOperator>(Start);
+      Minus && Minus->getOpcode() == BO_Sub &&
+      Var->getType()->isIntegerType()) {
+    Fact Holds;
+    Holds.Subject.Id = Var;
+    Holds.Op = BO_EQ;
+    Holds.Other = keyOf(Minus);
+    if (!reads(Holds.Other, Var))
+      addFact(std::move(Holds), Facts);
+  }
 }
 
 void NonZeroAnalysis::Impl::kill(const VarDecl *Var,
@@ -1005,6 +1017,11 @@ bool NonZeroAnalysis::Impl::nonZero(const Expr *E, const NonZeroFacts &Facts,
     return E->isValueDependent() || constantValue(E, Context).value_or(0) != 0;
   if (known(E, BO_NE, 0, Facts))
     return true;
+  if (const VarDecl *Var = asLocalVariable(E))
+    for (const Fact &F : Facts.Items)
+      if (F.Subject.Id == Var && F.Op == BO_EQ && F.Other.Id &&
+          nonZero(static_cast<const Expr *>(F.Other.Id), Facts, Depth + 1))
+        return true;
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus)
       return nonZero(UO->getSubExpr(), Facts, Depth + 1);

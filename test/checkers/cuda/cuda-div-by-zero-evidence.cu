@@ -119,8 +119,9 @@ __global__ void rowMeans(float *mean, const float *val, const int *rowPtr,
   int begin = rowPtr[r], end = rowPtr[r + 1];
   float sum = 0.0f;
   // Inside the loop over the row, the row is not empty.
+  int degree = end - begin;
   for (int e = begin; e < end; ++e)
-    sum += val[e] / (end - begin);
+    sum += val[e] / (end - begin) + val[e] / degree;
   // After it, an empty row divides by zero.
   mean[r] = sum / (end - begin);
   // CHECK-NOTES: :[[@LINE-1]]:17: warning: floating-point division by 'end - begin', which may be zero and yield inf or NaN [cuda-div-by-zero]

@@ -210,8 +210,17 @@ TEST(NonZeroAnalysisTest, LoopsOverARangeHaveALength) {
                           "  out[k] = 1 / (hi - lo);\n"
                           "int k = lo;\n"
                           "k = m;\n"
-                          "if (k < hi) out[0] = 1 / (hi - lo);"),
-            Lines({3, 9, 12, 15, 18}));
+                          "if (k < hi) out[0] = 1 / (hi - lo);\n"
+                          // A local holding the length is the length.
+                          "int len = hi - lo;\n"
+                          "for (int e = lo; e < hi; ++e)\n"
+                          "  out[e] = 1 / len;\n"
+                          "out[0] = 1 / len;\n"
+                          "for (int e = lo; e < hi; ++e) {\n"
+                          "  len = n;\n"
+                          "  out[e] = 1 / len;\n"
+                          "}"),
+            Lines({3, 9, 12, 15, 18, 22, 25}));
 }
 
 TEST(NonZeroAnalysisTest, ClientKnownPositiveValues) {
