@@ -836,29 +836,28 @@ void NonZeroAnalysis::Impl::assign(const VarDecl *Var, const Expr *Value,
   kill(Var, Facts);
   if (Holds)
     addVariableFact(Var, Holds->first, Holds->second, Facts);
+  if (!Var->getType()->isIntegerType())
+    return;
+  // The value the variable now relates to, unless it reads the variable
+  // (`k = k0 + k`).
+  auto Relate = [&](BinaryOperatorKind Op, const Expr *To) {
+    Fact Relation;
+    Relation.Subject.Id = Var;
+    Relation.Op = Op;
+    Relation.Other = keyOf(To);
+    if (!reads(Relation.Other, Var))
+      addFact(std::move(Relation), Facts);
+  };
   // `k = begin` starts a counter at another value: while k only grows,
   // `k >= begin`, and a loop condition `k < end` then says `end != begin`.
   const Expr *Start = stripZeroPreservingCasts(Value);
-  if (Var->getType()->isIntegerType() && Start->getType()->isIntegerType() &&
-      !constantValue(Start, Context) &&
-      (asLocalVariable(Start) || isParameter(Start) || isLoad(Start))) {
-    Fact Counter;
-    Counter.Subject.Id = Var;
-    Counter.Op = BO_GE;
-    Counter.Other = keyOf(Start);
-    if (!reads(Counter.Other, Var))
-      addFact(std::move(Counter), Facts);
-  }
+  if (Start->getType()->isIntegerType() && !constantValue(Start, Context) &&
+      (asLocalVariable(Start) || isParameter(Start) || isLoad(Start)))
+    Relate(BO_GE, Start);
+  // `degree = end - begin` is the difference while neither changes.
   if (const auto *Minus = dyn_cast<BinaryOperator>(Start);
-      Minus && Minus->getOpcode() == BO_Sub &&
-      Var->getType()->isIntegerType()) {
-    Fact Holds;
-    Holds.Subject.Id = Var;
-    Holds.Op = BO_EQ;
-    Holds.Other = keyOf(Minus);
-    if (!reads(Holds.Other, Var))
-      addFact(std::move(Holds), Facts);
-  }
+      Minus && Minus->getOpcode() == BO_Sub)
+    Relate(BO_EQ, Minus);
 }
 
 void NonZeroAnalysis::Impl::kill(const VarDecl *Var,
