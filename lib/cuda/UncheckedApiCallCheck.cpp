@@ -246,21 +246,43 @@ static void forEachCall(const Stmt *S,
     forEachCall(Child, Visit);
 }
 
-bool UncheckedApiCallCheck::checksLastErrorInBody(const FunctionDecl &Callee,
-                                                  ASTContext &Context) {
-  auto [It, Inserted] = CheckingCallees.try_emplace(&Callee, false);
+PendingLaunchEffect
+UncheckedApiCallCheck::checksInBody(const FunctionDecl &Callee,
+                                    ASTContext &Context, unsigned Depth) {
+  const FunctionDecl *Definition = nullptr;
+  if (Depth > 3 || !Callee.hasBody(Definition))
+    return PendingLaunchEffect::None;
+  auto [It, Inserted] =
+      CheckingCallees.try_emplace(Definition, PendingLaunchEffect::None);
   if (!Inserted)
     return It->second;
-  const FunctionDecl *Definition = nullptr;
-  if (!Callee.hasBody(Definition))
-    return false;
-  bool Checks = false;
+  PendingLaunchEffect Effect = PendingLaunchEffect::None;
   forEachCall(Definition->getBody(), [&](const CallExpr &Call) {
-    if (!Checks && isLastErrorQuery(canonicalApiName(calleeName(Call))))
-      Checks = getResultUse(Call, Context) == ResultUse::Used;
+    if (Effect == PendingLaunchEffect::Check)
+      return;
+    StringRef Api = canonicalApiName(calleeName(Call));
+    if (isLastErrorQuery(Api)) {
+      if (getResultUse(Call, Context) == ResultUse::Used)
+        Effect = PendingLaunchEffect::Check;
+      return;
+    }
+    // `checkCudaErrors(cudaMemcpy(...))` in a helper that copies results
+    // back reports the faults of the kernels before it.
+    if (isSynchronizingApi(Api)) {
+      if (isHandled(Call, Context))
+        Effect = PendingLaunchEffect::CheckedSynchronize;
+      return;
+    }
+    const FunctionDecl *Nested = Call.getDirectCallee();
+    if (!Nested ||
+        Context.getSourceManager().isInSystemHeader(Nested->getLocation()))
+      return;
+    PendingLaunchEffect Inner = checksInBody(*Nested, Context, Depth + 1);
+    if (Inner != PendingLaunchEffect::None)
+      Effect = Inner;
   });
-  It->second = Checks;
-  return Checks;
+  CheckingCallees[Definition] = Effect;
+  return Effect;
 }
 
 PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
@@ -278,11 +300,16 @@ PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
     return PendingLaunchEffect::Pending;
   // A helper that returns the error it reads checks only if its caller reads
   // the result in turn.
-  if (const FunctionDecl *Callee = Call.getDirectCallee();
-      Callee && checksLastErrorInBody(*Callee, Context) &&
-      (returnedStatusType(Call, CheckedReturnTypes, Context).empty() ||
-       isHandled(Call, Context)))
-    return PendingLaunchEffect::Check;
+  if (const FunctionDecl *Callee = Call.getDirectCallee()) {
+    PendingLaunchEffect Helper = checksInBody(*Callee, Context);
+    bool ResultRead =
+        returnedStatusType(Call, CheckedReturnTypes, Context).empty() ||
+        isHandled(Call, Context);
+    if (Helper == PendingLaunchEffect::Check && ResultRead)
+      return PendingLaunchEffect::Check;
+    if (Helper == PendingLaunchEffect::CheckedSynchronize && !Strict)
+      return PendingLaunchEffect::CheckedSynchronize;
+  }
   if (isSynchronizingApi(Api)) {
     // A checked synchronisation reports the faults of the kernels before it
     // (device-side asserts, illegal addresses), the errors this check is

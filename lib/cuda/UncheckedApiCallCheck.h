@@ -79,8 +79,13 @@ private:
                                clang::ASTContext &Context);
   bool isListedCheck(const clang::CallExpr &Call,
                      const clang::ASTContext &Context) const;
-  bool checksLastErrorInBody(const clang::FunctionDecl &Callee,
-                             clang::ASTContext &Context);
+  /// What a visible helper does for its caller's pending errors, by its
+  /// body and the helpers it calls in turn (a few calls deep): reads the
+  /// last error (Check), makes a checked synchronising call
+  /// (CheckedSynchronize), or neither (None).
+  PendingLaunchEffect checksInBody(const clang::FunctionDecl &Callee,
+                                   clang::ASTContext &Context,
+                                   unsigned Depth = 0);
   bool isHandled(const clang::Expr &E, clang::ASTContext &Context) const;
 
   // In `gpuguard instrument`, for host code of CUDA files only. \p Flagged
@@ -128,9 +133,11 @@ private:
   const bool Strict;
 
   /// Per translation unit: the functions already analysed for launches, and
-  /// which callees check the last error in their visible body.
+  /// what callees check in their visible body (None while in progress,
+  /// which ends recursion).
   llvm::DenseSet<const clang::FunctionDecl *> AnalysedFunctions;
-  llvm::DenseMap<const clang::FunctionDecl *, bool> CheckingCallees;
+  llvm::DenseMap<const clang::FunctionDecl *, PendingLaunchEffect>
+      CheckingCallees;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::unique_ptr<std::vector<UncheckedLaunch>>>
       Pending;

@@ -266,4 +266,55 @@ const Expr *packedTriangleRowCount(const Expr *E, const ASTContext &Context) {
   return nullptr;
 }
 
+bool entersAtLeastOnce(const ForStmt &Loop, const ASTContext &Context) {
+  // The counter and where it starts.
+  const VarDecl *Counter = nullptr;
+  std::optional<int64_t> Start;
+  const Stmt *Init = Loop.getInit();
+  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(Init);
+      Decl && Decl->isSingleDecl()) {
+    Counter = dyn_cast<VarDecl>(Decl->getSingleDecl());
+    if (Counter && Counter->getInit())
+      Start = integerConstant(Counter->getInit(), Context);
+  } else if (const auto *InitExpr = dyn_cast_or_null<Expr>(Init)) {
+    const auto *Assign = dyn_cast<BinaryOperator>(InitExpr->IgnoreParens());
+    if (Assign && Assign->getOpcode() == BO_Assign) {
+      Counter = asLocalVariable(Assign->getLHS()->IgnoreParenImpCasts());
+      Start = integerConstant(Assign->getRHS(), Context);
+    }
+  }
+  const auto *Test =
+      dyn_cast_or_null<BinaryOperator>(stripIndexCasts(Loop.getCond()));
+  if (!Counter || !Start || !Test || !Test->isComparisonOp())
+    return false;
+  auto IsCounter = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(stripIndexCasts(E));
+    return Ref && Ref->getDecl() == Counter;
+  };
+  BinaryOperatorKind Op = Test->getOpcode();
+  std::optional<int64_t> Bound;
+  if (IsCounter(Test->getLHS())) {
+    Bound = integerConstant(Test->getRHS(), Context);
+  } else if (IsCounter(Test->getRHS())) {
+    Bound = integerConstant(Test->getLHS(), Context);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!Bound)
+    return false;
+  switch (Op) {
+  case BO_LT:
+    return *Start < *Bound;
+  case BO_LE:
+    return *Start <= *Bound;
+  case BO_GT:
+    return *Start > *Bound;
+  case BO_GE:
+    return *Start >= *Bound;
+  case BO_NE:
+    return *Start != *Bound;
+  default:
+    return false;
+  }
+}
+
 } // namespace gpuguard

@@ -19,6 +19,7 @@
 
 namespace clang {
 class ASTContext;
+class ForStmt;
 class VarDecl;
 } // namespace clang
 
@@ -111,6 +112,12 @@ bool differenceCanMeet(
 /// of n rows while L <= n, and it is never negative.
 const clang::Expr *packedTriangleRowCount(const clang::Expr *E,
                                           const clang::ASTContext &Context);
+
+/// Whether the body of \p Loop runs at least once: its counter starts at a
+/// constant that passes the loop's test against a constant, as in `for (int
+/// i = 0; i < 2000; ++i)` with the bound a macro or a `constexpr`.
+bool entersAtLeastOnce(const clang::ForStmt &Loop,
+                       const clang::ASTContext &Context);
 
 } // namespace gpuguard
 

@@ -1,10 +1,12 @@
 //===--- UncheckedLaunchAnalysis.cpp - Kernel launches left unchecked -----===//
 
 #include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Core/KnownCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -64,12 +66,20 @@ private:
   void recordEnd(const PendingSet &Pending);
   bool isEarlier(SourceLocation A, SourceLocation B) const;
   UncheckedLaunch &findingFor(const CallExpr *Launch);
+  /// Whether the statements \p Body starts with, which run whenever it
+  /// does, read the last error before anything that may skip the rest or
+  /// launch a kernel.
+  bool checksFirst(const Stmt *Body) const;
+  /// The initialisers of loops whose first iteration always runs and checks
+  /// the last error: what is pending before the loop is checked there.
+  void collectCheckingLoops();
 
   const FunctionDecl &Function;
   ASTContext &Context;
   llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify;
   llvm::function_ref<bool(const CallExpr &)> SurfacesAllErrors;
   llvm::DenseMap<const CallExpr *, UncheckedLaunch> Findings;
+  llvm::SmallPtrSet<const Stmt *, 4> CheckingLoopInits;
   /// Set once the fixed point is reached.
   bool Record = false;
 };
@@ -85,7 +95,70 @@ UncheckedLaunch &LaunchDataflow::findingFor(const CallExpr *Launch) {
   return Finding;
 }
 
+bool LaunchDataflow::checksFirst(const Stmt *Body) const {
+  llvm::ArrayRef<Stmt *> Leading;
+  Stmt *Single[] = {const_cast<Stmt *>(Body)};
+  if (const auto *Block = dyn_cast<CompoundStmt>(Body))
+    Leading = llvm::ArrayRef(Block->body_begin(), Block->body_end());
+  else
+    Leading = Single;
+  for (const Stmt *S : Leading) {
+    if (!isa<Expr, DeclStmt>(S))
+      return false;
+    // The calls of one statement, in order, outside branches of `?:`, `&&`
+    // and `||`, which may not run.
+    struct CallsInOrder : RecursiveASTVisitor<CallsInOrder> {
+      llvm::SmallVector<const CallExpr *, 4> Calls;
+      bool TraverseConditionalOperator(ConditionalOperator *) { return true; }
+      bool TraverseBinaryConditionalOperator(BinaryConditionalOperator *) {
+        return true;
+      }
+      bool TraverseBinLAnd(BinaryOperator *) { return true; }
+      bool TraverseBinLOr(BinaryOperator *) { return true; }
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+      bool VisitCallExpr(CallExpr *Call) {
+        Calls.push_back(Call);
+        return true;
+      }
+    } Visitor;
+    Visitor.TraverseStmt(const_cast<Stmt *>(S));
+    for (const CallExpr *Call : Visitor.Calls) {
+      // A kernel launched before the check runs on what a pending call may
+      // have failed to set up, which the check does not undo.
+      if (isa<CUDAKernelCallExpr>(Call) || isNoReturnCall(Call))
+        return false;
+      // A synchronisation before the check leaves what it surfaces for the
+      // check to see.
+      if (Classify(*Call) == PendingLaunchEffect::Check)
+        return true;
+    }
+  }
+  return false;
+}
+
+void LaunchDataflow::collectCheckingLoops() {
+  struct Loops : RecursiveASTVisitor<Loops> {
+    llvm::SmallVector<const ForStmt *, 4> Found;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitForStmt(ForStmt *Loop) {
+      Found.push_back(Loop);
+      return true;
+    }
+  } Visitor;
+  Visitor.TraverseStmt(Function.getBody());
+  for (const ForStmt *Loop : Visitor.Found)
+    if (Loop->getInit() && Loop->getBody() &&
+        entersAtLeastOnce(*Loop, Context) && checksFirst(Loop->getBody()))
+      CheckingLoopInits.insert(Loop->getInit());
+}
+
 bool LaunchDataflow::transfer(const Stmt *S, PendingSet &Pending) {
+  // `for (int i = 0; i < 2000; ++i) { step(); getLastCudaError(...); }`
+  // checks what is pending before it in its first iteration, which runs.
+  if (CheckingLoopInits.contains(S)) {
+    Pending.clear();
+    return true;
+  }
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
     if (Record)
       for (const PendingLaunch &Entry : Pending) {
@@ -201,6 +274,7 @@ std::vector<UncheckedLaunch> LaunchDataflow::run() {
   std::unique_ptr<CFG> Graph = buildDataflowCFG(Function, Context);
   if (!Graph)
     return Result;
+  collectCheckingLoops();
   ForwardDataflow<LaunchDataflow> Dataflow(*Graph, *this);
   Dataflow.run(PendingSet());
 

@@ -56,11 +56,13 @@ void launchThenCheckedSync(float *d, int n) {
 }
 
 int launchesFromMain(float *d, const float *h, int n, int threads);
+int checksInHelpersAndLoops(float *h, float *d, int n, int steps);
 
 int main(int argc, char **argv) {
   float *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, 1024 * sizeof(float)));
   launchesFromMain(d, nullptr, 1024, argc);
+  checksInHelpersAndLoops(nullptr, d, 1024, argc);
   // An unchecked synchronisation: the launch's errors are lost.
   scale<<<4, 128>>>(d, argc);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
@@ -95,6 +97,66 @@ int launchesFromMain(float *d, const float *h, int n, int threads) {
   launchForACheckingCaller(d, n);
   CUDA_CHECK(cudaGetLastError());
   launchForAnUncheckingCaller(d, n);
+  return 0;
+}
+
+// ---- Checks in helpers and in loops that always run ------------------------
+
+void checkLastError() { CUDA_CHECK(cudaGetLastError()); }
+// The getLastCudaError() idiom: a helper around a helper that reads it.
+void reportStepFailure(const char *step) { checkLastError(); }
+void copyBack(float *h, const float *d, int n) {
+  CUDA_CHECK(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+void saveResults(float *h, const float *d, int n) { copyBack(h, d, n); }
+
+// Read two helpers deep: checked.
+void clearedThenCheckedTwoDeep(float *d, int n) {
+  cudaMemset(d, 0, n * sizeof(float));
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemset' is discarded [cuda-unchecked-api-call]
+  reportStepFailure("clear");
+}
+
+// A checked copy two helpers deep reports the kernel's faults; the result
+// the synchronisation before it returned is still dropped.
+void launchThenResultsSaved(float *h, float *d, int n) {
+  scale<<<4, 256>>>(d, n);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:3: note: the kernel's errors surface here instead, in the result of 'cudaDeviceSynchronize'
+  cudaDeviceSynchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaDeviceSynchronize' is discarded; it waits for the device and reports the faults of earlier kernels [cuda-unchecked-api-call]
+  // CHECK-NOTES-DEFAULT: :[[@LINE+3]]:1: note: the function returns here with the error unchecked
+  // CHECK-NOTES-DEFAULT: :[[@LINE+30]]:3: note: 'launchThenResultsSaved' is called here, and no caller checks the error before 'main' returns
+  saveResults(h, d, n);
+}
+
+// A loop that always runs checks what is pending before it in its first
+// iteration, before its launch.
+void clearedThenCheckedInALoop(float *d, int n) {
+  cudaMemset(d, 0, n * sizeof(float));
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemset' is discarded [cuda-unchecked-api-call]
+  for (int step = 0; step < 100; ++step) {
+    reportStepFailure("step");
+    scale<<<4, 256>>>(d, n);
+    CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+// A loop that may not run checks nothing before it.
+void clearedThenMaybeChecked(float *d, int n, int steps) {
+  cudaMemset(d, 0, n * sizeof(float));
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemset' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-DEFAULT: :[[@LINE+4]]:1: note: the function returns here with the error unchecked
+  // CHECK-NOTES-DEFAULT: :[[@LINE+8]]:3: note: 'clearedThenMaybeChecked' is called here, and no caller checks the error before 'main' returns
+  for (int step = 0; step < steps; ++step)
+    reportStepFailure("step");
+}
+
+int checksInHelpersAndLoops(float *h, float *d, int n, int steps) {
+  clearedThenCheckedTwoDeep(d, n);
+  clearedThenCheckedInALoop(d, n);
+  clearedThenMaybeChecked(d, n, steps);
+  launchThenResultsSaved(h, d, n);
   return 0;
 }
 

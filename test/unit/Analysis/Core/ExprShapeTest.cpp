@@ -149,6 +149,34 @@ TEST_F(ExprShapeTest, PackedTriangleRowCounts) {
   EXPECT_EQ(RowCountOf("(a + 1) / 2"), "<none>");
 }
 
+TEST_F(ExprShapeTest, LoopsEnteredAtLeastOnce) {
+  auto Enters = [&](const std::string &Loop) {
+    Unit = parseCuda("__device__ int f(int a, int b) {\n"
+                     "  constexpr int Steps = 4;\n"
+                     "  int k;\n  " +
+                     Loop + " {}\n  return 0;\n}\n");
+    if (!Unit)
+      return false;
+    const clang::FunctionDecl *Function = findFunction(context(), "f");
+    const auto *Body = llvm::cast<clang::CompoundStmt>(Function->getBody());
+    const clang::ForStmt *For = nullptr;
+    for (const clang::Stmt *S : Body->body())
+      if (!For)
+        For = llvm::dyn_cast<clang::ForStmt>(S);
+    return For && entersAtLeastOnce(*For, context());
+  };
+  EXPECT_TRUE(Enters("for (int i = 0; i < 2000; ++i)"));
+  EXPECT_TRUE(Enters("for (int i = 0; i < Steps; i++)"));
+  EXPECT_TRUE(Enters("for (k = 3; k >= 1; --k)"));
+  EXPECT_TRUE(Enters("for (int i = 1; 8 > i; i *= 2)"));
+  EXPECT_TRUE(Enters("for (int i = 0; i != 4; ++i)"));
+  EXPECT_FALSE(Enters("for (int i = 0; i < 0; ++i)"));
+  EXPECT_FALSE(Enters("for (int i = 0; i < a; ++i)"));
+  EXPECT_FALSE(Enters("for (int i = a; i < 4; ++i)"));
+  EXPECT_FALSE(Enters("for (int i = 0; b < 4; ++i)"));
+  EXPECT_FALSE(Enters("for (;;)"));
+}
+
 TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
   const clang::Expr *E = returned("int l = 1; return b + a * b + g + l;");
   ASSERT_TRUE(E);
