@@ -163,6 +163,7 @@ public:
         HelperDepth(HelperDepth) {
     collectAssignedVariables(Function.getBody(), Reassigned);
     collectCounterLoops(Function.getBody(), CounterLoops);
+    collectRangeArrays();
   }
 
   std::vector<UnguardedAccess> run();
@@ -235,6 +236,16 @@ private:
   bool isBlockStorage(const Expr *Base) const;
   /// The `for` loops that declare a counter in their init.
   llvm::DenseMap<const VarDecl *, const ForStmt *> CounterLoops;
+  /// The loads a counter loop walks between, `ptr[v]` and `ptr[v + 1]`,
+  /// read directly or through locals: `for (e = ptr[v]; e < ptr[v + 1];
+  /// ++e)`, with `<` or `<=`.
+  std::optional<
+      std::pair<const ArraySubscriptExpr *, const ArraySubscriptExpr *>>
+  loadedRangeOf(const VarDecl &Counter, const ForStmt &For) const;
+  /// The arrays some loop walks as a row of offsets: like CSR row pointers,
+  /// they hold one entry more than there are rows, whatever their name.
+  void collectRangeArrays();
+  llvm::SmallPtrSet<const Decl *, 4> RangeArrays;
   /// [first, last] of a counter of a loop with constant limits.
   std::optional<std::pair<int64_t, int64_t>>
   loopCounterRange(const Expr *Counter) const;
@@ -375,16 +386,24 @@ bool GuardDataflow::readsIndexParameter(const Expr *E) const {
   return false;
 }
 
-bool GuardDataflow::isExtentPlusOneArray(const Expr *Base) const {
-  if (!Options.ExtentPlusOneArrays || !Base)
-    return false;
+/// The declaration an array expression names: `ptr`, `g.rowPtr`.
+static const Decl *arrayDeclOf(const Expr *Base) {
   Base = Base->IgnoreParenImpCasts();
-  const NamedDecl *Named = nullptr;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Base))
-    Named = Ref->getDecl();
-  else if (const auto *Member = dyn_cast<MemberExpr>(Base))
-    Named = Member->getMemberDecl();
-  return Named && Named->getIdentifier() &&
+    return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(Base))
+    return Member->getMemberDecl();
+  return nullptr;
+}
+
+bool GuardDataflow::isExtentPlusOneArray(const Expr *Base) const {
+  const auto *Named =
+      Base ? dyn_cast_or_null<NamedDecl>(arrayDeclOf(Base)) : nullptr;
+  if (!Named)
+    return false;
+  if (RangeArrays.contains(Named->getCanonicalDecl()))
+    return true;
+  return Options.ExtentPlusOneArrays && Named->getIdentifier() &&
          Options.ExtentPlusOneArrays->match(Named->getName());
 }
 
@@ -1209,17 +1228,13 @@ bool GuardDataflow::isBlockStorage(const Expr *Base) const {
   return Var->hasLocalStorage() && Var->getType()->isArrayType();
 }
 
-std::optional<IndexProblem>
-GuardDataflow::pastHalfOpenRange(const Expr *Index,
-                                 const FactSet &Facts) const {
-  const VarDecl *Var = asLocalVariable(Index);
-  const ForStmt *For = Var ? CounterLoops.lookup(Var) : nullptr;
-  if (!For || !For->getCond() || !Var->getInit())
-    return std::nullopt;
-  const auto *Cond =
-      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-  if (!Cond || Cond->getOpcode() != BO_LE ||
-      asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
+std::optional<std::pair<const ArraySubscriptExpr *, const ArraySubscriptExpr *>>
+GuardDataflow::loadedRangeOf(const VarDecl &Counter, const ForStmt &For) const {
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || !Counter.getInit() ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+      asLocalVariable(stripIndexCasts(Cond->getLHS())) != &Counter)
     return std::nullopt;
   // `beg = ptr[v]`, `end = ptr[v + 1]`: read directly or through locals.
   auto LoadOf = [&](const Expr *E) {
@@ -1228,7 +1243,7 @@ GuardDataflow::pastHalfOpenRange(const Expr *Index,
       E = stripIndexCasts(Init);
     return dyn_cast<ArraySubscriptExpr>(E);
   };
-  const ArraySubscriptExpr *Start = LoadOf(Var->getInit());
+  const ArraySubscriptExpr *Start = LoadOf(Counter.getInit());
   const ArraySubscriptExpr *End = LoadOf(Cond->getRHS());
   if (!Start || !End || !isSameValue(Start->getBase(), End->getBase(), Context))
     return std::nullopt;
@@ -1241,6 +1256,27 @@ GuardDataflow::pastHalfOpenRange(const Expr *Index,
       !llvm::all_of(llvm::zip(StartTerms, EndTerms), [&](auto Pair) {
         return isSameValue(std::get<0>(Pair), std::get<1>(Pair), Context);
       }))
+    return std::nullopt;
+  return std::make_pair(Start, End);
+}
+
+void GuardDataflow::collectRangeArrays() {
+  for (auto [Counter, For] : CounterLoops)
+    if (auto Range = loadedRangeOf(*Counter, *For))
+      if (const Decl *Array = arrayDeclOf(Range->first->getBase()))
+        RangeArrays.insert(Array->getCanonicalDecl());
+}
+
+std::optional<IndexProblem>
+GuardDataflow::pastHalfOpenRange(const Expr *Index,
+                                 const FactSet &Facts) const {
+  const VarDecl *Var = asLocalVariable(Index);
+  const ForStmt *For = Var ? CounterLoops.lookup(Var) : nullptr;
+  if (!For || !For->getCond() || !Var->getInit())
+    return std::nullopt;
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Cond || Cond->getOpcode() != BO_LE || !loadedRangeOf(*Var, *For))
     return std::nullopt;
   // A check inside the loop (`if (i == end) break;`) keeps it in range.
   if (const Fact *F = find(Index, Facts);

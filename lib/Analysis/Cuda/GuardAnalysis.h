@@ -128,7 +128,9 @@ struct GuardAnalysisOptions {
   /// Require a bound (or clamp) for indexes converted from floating point.
   bool CheckFloatIndexes = true;
   /// Arrays whose names match hold one element more than the bound of
-  /// their index: `rowPtr[row + 1]` under `row < rows` is in bounds.
+  /// their index: `rowPtr[row + 1]` under `row < rows` is in bounds. So do
+  /// arrays a loop of the function walks from `a[v]` to `a[v + 1]`, whatever
+  /// their name.
   const llvm::Regex *ExtentPlusOneArrays = nullptr;
   /// When set, receives the accesses whose index needs a bound that no guard
   /// proves but that the analysis accepts anyway: bare coordinates (bounded

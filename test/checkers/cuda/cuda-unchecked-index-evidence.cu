@@ -185,6 +185,28 @@ __global__ void packedDiagonal(float *diag, const float *packed, int n) {
   // CHECK-NOTES: :[[@LINE-3]]:7: note: 'i' can be equal to its bound past this guard
 }
 
+// An array a loop walks from `Ap[row]` to `Ap[row + 1]` holds row offsets,
+// one more than the rows, whatever its name: `Ap[row + 1]` is in bounds. The
+// same pair read as neighbouring values is a difference one past the end.
+__global__ void csrRowSums(float *y, const float *Ax, const int *Ap, int m) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < m) {
+    int rowEnd = Ap[row + 1];
+    float sum = 0.0f;
+    for (int k = Ap[row]; k < rowEnd; ++k)
+      sum += Ax[k];
+    y[row] = sum;
+  }
+}
+
+__global__ void forwardDifference(float *d, const float *x, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m)
+    d[i] = x[i + 1] - x[i];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: index 'i + 1' of 'x[i + 1]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
+}
+
 // ---- Tree reductions and block-sized storage -------------------------------
 
 // `tid + s` under `tid < s` stays below 2 * s, the size of what is halved.
