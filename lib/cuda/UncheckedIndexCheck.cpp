@@ -6,6 +6,7 @@
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/FunctionMatchers.h"
 #include "Analysis/Core/SourceText.h"
+#include "Analysis/Core/TestOrder.h"
 #include "Analysis/Cuda/GuardAnalysis.h"
 #include "Analysis/Cuda/IndexEvidence.h"
 #include "Analysis/Cuda/OffsetLaunchArguments.h"
@@ -14,6 +15,7 @@
 #include "Instrument/Recorder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -330,6 +332,44 @@ void UncheckedIndexCheck::reportOffsetLaunches(const FunctionDecl &Kernel,
   }
 }
 
+void UncheckedIndexCheck::reportReadsBeforeTheirTest(
+    const FunctionDecl &Function, ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const Expr *> &Flagged) {
+  const SourceManager &SM = Context.getSourceManager();
+  for (const ReadBeforeTest &Found :
+       findReadsBeforeTheirTest(*Function.getBody(), Context)) {
+    if (Flagged.contains(Found.Read))
+      continue;
+    const Expr *Index = stripIndexCasts(Found.Read->getIdx());
+    StringRef Operator = Found.Chain->getOpcodeStr();
+    auto Diagnostic =
+        diag(Found.Read->getBeginLoc(),
+             "'%0' reads index '%1' before '%2' tests it; '%3' evaluates "
+             "its operands in order")
+        << quoteSource(Found.Read, Context) << quoteSource(Index, Context)
+        << quoteSource(Found.Test, Context) << Operator
+        << Found.Read->getSourceRange();
+    // `a && b` with the test as `b`: swapping the operands is the fix when
+    // neither has side effects and both are spelled in the file.
+    const Expr *Left = Found.Chain->getLHS();
+    const Expr *Right = Found.Chain->getRHS();
+    if (Right->IgnoreParenImpCasts() != Found.Test ||
+        Left->HasSideEffects(Context) || Right->HasSideEffects(Context) ||
+        Left->getBeginLoc().isMacroID() || Left->getEndLoc().isMacroID() ||
+        Right->getBeginLoc().isMacroID() || Right->getEndLoc().isMacroID())
+      continue;
+    auto TextOf = [&](const Expr *E) {
+      return Lexer::getSourceText(
+          CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+          Context.getLangOpts());
+    };
+    Diagnostic << FixItHint::CreateReplacement(Left->getSourceRange(),
+                                               TextOf(Right))
+               << FixItHint::CreateReplacement(Right->getSourceRange(),
+                                               TextOf(Left));
+  }
+}
+
 const KernelLaunches &UncheckedIndexCheck::launches(ASTContext &Context) {
   if (!Launches)
     Launches = std::make_unique<KernelLaunches>(Context);
@@ -415,6 +455,7 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
       instrumentAccess(*Other, *Function, Context, Loc);
     }
   }
+  reportReadsBeforeTheirTest(*Function, Context, Flagged);
   if (Function->hasAttr<CUDAGlobalAttr>())
     reportOffsetLaunches(*Function, Context);
   if (instrument::Recorder *R = instrument::Recorder::active();

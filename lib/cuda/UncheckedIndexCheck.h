@@ -67,6 +67,11 @@ private:
       const llvm::SmallPtrSetImpl<const clang::Expr *> &Flagged);
   /// The launches of \p Kernel that pass a pointer offset into an
   /// allocation with the whole allocation's count (OffsetLaunchArguments.h).
+  /// `cols[it] < w && it < end`: the read comes before the test of its
+  /// index that the same chain makes. Reads already reported are skipped.
+  void reportReadsBeforeTheirTest(
+      const clang::FunctionDecl &Function, clang::ASTContext &Context,
+      const llvm::SmallPtrSetImpl<const clang::Expr *> &Flagged);
   void reportOffsetLaunches(const clang::FunctionDecl &Kernel,
                             clang::ASTContext &Context);
   /// The launches of the translation unit's kernels, collected on first use.

@@ -207,6 +207,28 @@ __global__ void forwardDifference(float *d, const float *x, int m) {
   // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
 }
 
+// The author's own test comes after the read it should guard: `&&` tests
+// in order, so the last step reads one past the row. Swapping the operands
+// is the fix.
+__global__ void intersectRows(int *matches, const int *cols, const int *rowPtr,
+                              int m) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= m)
+    return;
+  int it = rowPtr[v], end = rowPtr[v + 1], count = 0;
+  for (int e = rowPtr[v]; e < end; ++e) {
+    while (cols[it] < cols[e] && it < end)
+      ++it;
+    // CHECK-NOTES: :[[@LINE-2]]:12: warning: 'cols[it]' reads index 'it' before 'it < end' tests it; '&&' evaluates its operands in order [cuda-unchecked-index]
+    // CHECK-NOTES: :[[@LINE-3]]:12: note: FIX-IT applied suggested code changes
+    // CHECK-NOTES: :[[@LINE-4]]:34: note: FIX-IT applied suggested code changes
+    // CHECK-FIXES:    while (it < end && cols[it] < cols[e])
+    if (it != end && cols[it] == cols[e])
+      ++count;
+  }
+  matches[v] = count;
+}
+
 // ---- Tree reductions and block-sized storage -------------------------------
 
 // `tid + s` under `tid < s` stays below 2 * s, the size of what is halved.

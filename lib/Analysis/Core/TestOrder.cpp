@@ -1,0 +1,109 @@
+//===--- TestOrder.cpp - Reads that come before their own test ------------===//
+
+#include "Analysis/Core/TestOrder.h"
+#include "Analysis/Core/ExprShape.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace gpuguard {
+
+namespace {
+
+/// Whether \p Test, an operand of a chain of \p Chain's operator, bounds
+/// \p Index from above on the path that evaluates the rest: `i < n`, `i <=
+/// n`, `i != end` under `&&`; `i >= n`, `i > n`, `i == end` under `||`.
+bool boundsFromAbove(const BinaryOperator &Test, BinaryOperatorKind Chain,
+                     const Expr *Index, const ASTContext &Context) {
+  if (!Test.isComparisonOp())
+    return false;
+  BinaryOperatorKind Op = Test.getOpcode();
+  if (isSameValue(Test.getRHS(), Index, Context))
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  else if (!isSameValue(Test.getLHS(), Index, Context))
+    return false;
+  if (Chain == BO_LAnd)
+    return Op == BO_LT || Op == BO_LE || Op == BO_NE;
+  return Op == BO_GE || Op == BO_GT || Op == BO_EQ;
+}
+
+/// The operands of a chain of \p Op, left to right: `a && b && c`.
+void flattenChain(const Expr *E, BinaryOperatorKind Op,
+                  llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == Op) {
+    flattenChain(BO->getLHS(), Op, Out);
+    flattenChain(BO->getRHS(), Op, Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+/// The subscripts and comparisons under an operand, outside lambdas.
+struct OperandParts : RecursiveASTVisitor<OperandParts> {
+  llvm::SmallVector<const ArraySubscriptExpr *, 2> Reads;
+  llvm::SmallVector<const BinaryOperator *, 2> Comparisons;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *Read) {
+    Reads.push_back(Read);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isComparisonOp())
+      Comparisons.push_back(BO);
+    return true;
+  }
+};
+
+struct ChainFinder : RecursiveASTVisitor<ChainFinder> {
+  const ASTContext &Context;
+  std::vector<ReadBeforeTest> Found;
+  explicit ChainFinder(const ASTContext &Context) : Context(Context) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitBinaryOperator(BinaryOperator *Chain) {
+    BinaryOperatorKind Op = Chain->getOpcode();
+    if (Op != BO_LAnd && Op != BO_LOr)
+      return true;
+    // `a && b && c` is `(a && b) && c`: a read in `a` is paired with `b`
+    // at the inner node and with `c` here, where `b`, if it tests the
+    // index, already guards it.
+    llvm::SmallVector<const Expr *, 4> Later;
+    flattenChain(Chain->getRHS(), Op, Later);
+    OperandParts Before;
+    Before.TraverseStmt(const_cast<Expr *>(Chain->getLHS()));
+    for (const ArraySubscriptExpr *Read : Before.Reads) {
+      const Expr *Index = stripIndexCasts(Read->getIdx());
+      if (integerConstant(Index, Context))
+        continue;
+      // A test of the index before the read, in the same operand
+      // (`(i < n && a[i] > 0) && i < m`), already guards it.
+      if (llvm::any_of(Before.Comparisons, [&](const BinaryOperator *C) {
+            return isSameValue(C->getLHS(), Index, Context) ||
+                   isSameValue(C->getRHS(), Index, Context);
+          }))
+        continue;
+      for (const Expr *Operand : Later)
+        if (const auto *Test = dyn_cast<BinaryOperator>(Operand);
+            Test && boundsFromAbove(*Test, Op, Index, Context)) {
+          Found.push_back({Read, Test, Chain});
+          break;
+        }
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+std::vector<ReadBeforeTest>
+findReadsBeforeTheirTest(const Stmt &Body, const ASTContext &Context) {
+  ChainFinder Finder(Context);
+  Finder.TraverseStmt(const_cast<Stmt *>(&Body));
+  return std::move(Finder.Found);
+}
+
+} // namespace gpuguard
