@@ -14,9 +14,12 @@ namespace {
 
 /// Whether \p Test, an operand of a chain of \p Chain's operator, bounds
 /// \p Index from above on the path that evaluates the rest: `i < n`, `i <=
-/// n`, `i != end` under `&&`; `i >= n`, `i > n`, `i == end` under `||`.
+/// n` under `&&`, `i >= n`, `i > n` under `||`; and, with \p StepsUp (the
+/// chain is the test of a loop that increments the index), `i != end` and
+/// `i == end`, which are an end test only for an index walking towards it.
 bool boundsFromAbove(const BinaryOperator &Test, BinaryOperatorKind Chain,
-                     const Expr *Index, const ASTContext &Context) {
+                     const Expr *Index, bool StepsUp,
+                     const ASTContext &Context) {
   if (!Test.isComparisonOp())
     return false;
   BinaryOperatorKind Op = Test.getOpcode();
@@ -25,8 +28,30 @@ bool boundsFromAbove(const BinaryOperator &Test, BinaryOperatorKind Chain,
   else if (!isSameValue(Test.getLHS(), Index, Context))
     return false;
   if (Chain == BO_LAnd)
-    return Op == BO_LT || Op == BO_LE || Op == BO_NE;
-  return Op == BO_GE || Op == BO_GT || Op == BO_EQ;
+    return Op == BO_LT || Op == BO_LE || (StepsUp && Op == BO_NE);
+  return Op == BO_GE || Op == BO_GT || (StepsUp && Op == BO_EQ);
+}
+
+/// Whether \p S increments the local \p Var: `++v`, `v++`, `v += c` with a
+/// positive constant.
+bool increments(const Stmt *S, const VarDecl *Var, const ASTContext &Context) {
+  if (!S)
+    return false;
+  if (const auto *Step = dyn_cast<UnaryOperator>(S);
+      Step && Step->isIncrementOp() &&
+      asLocalVariable(Step->getSubExpr()->IgnoreParenImpCasts()) == Var)
+    return true;
+  if (const auto *Step = dyn_cast<CompoundAssignOperator>(S);
+      Step && Step->getOpcode() == BO_AddAssign &&
+      asLocalVariable(Step->getLHS()->IgnoreParenImpCasts()) == Var &&
+      integerConstant(Step->getRHS(), Context).value_or(0) > 0)
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (increments(Child, Var, Context))
+      return true;
+  return false;
 }
 
 /// The operands of a chain of \p Op, left to right: `a && b && c`.
@@ -61,7 +86,44 @@ struct OperandParts : RecursiveASTVisitor<OperandParts> {
 struct ChainFinder : RecursiveASTVisitor<ChainFinder> {
   const ASTContext &Context;
   std::vector<ReadBeforeTest> Found;
+  /// The `&&` and `||` nodes of loop tests, and the loop each tests.
+  llvm::DenseMap<const BinaryOperator *, const Stmt *> LoopTests;
   explicit ChainFinder(const ASTContext &Context) : Context(Context) {}
+
+  void addLoopTest(const Expr *Cond, const Stmt *Loop) {
+    const auto *Chain =
+        Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+    if (!Chain || !Chain->isLogicalOp())
+      return;
+    LoopTests[Chain] = Loop;
+    addLoopTest(Chain->getLHS(), Loop);
+    addLoopTest(Chain->getRHS(), Loop);
+  }
+  bool VisitWhileStmt(WhileStmt *Loop) {
+    addLoopTest(Loop->getCond(), Loop);
+    return true;
+  }
+  bool VisitDoStmt(DoStmt *Loop) {
+    addLoopTest(Loop->getCond(), Loop);
+    return true;
+  }
+  bool VisitForStmt(ForStmt *Loop) {
+    addLoopTest(Loop->getCond(), Loop);
+    return true;
+  }
+  /// Whether \p Chain is the test of a loop that increments \p Index.
+  bool stepsUp(const BinaryOperator *Chain, const Expr *Index) const {
+    const Stmt *Loop = LoopTests.lookup(Chain);
+    const VarDecl *Var = asLocalVariable(Index);
+    if (!Loop || !Var)
+      return false;
+    if (const auto *For = dyn_cast<ForStmt>(Loop))
+      return increments(For->getInc(), Var, Context) ||
+             increments(For->getBody(), Var, Context);
+    if (const auto *While = dyn_cast<WhileStmt>(Loop))
+      return increments(While->getBody(), Var, Context);
+    return increments(cast<DoStmt>(Loop)->getBody(), Var, Context);
+  }
 
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool VisitBinaryOperator(BinaryOperator *Chain) {
@@ -86,9 +148,10 @@ struct ChainFinder : RecursiveASTVisitor<ChainFinder> {
                    isSameValue(C->getRHS(), Index, Context);
           }))
         continue;
+      bool StepsUp = stepsUp(Chain, Index);
       for (const Expr *Operand : Later)
         if (const auto *Test = dyn_cast<BinaryOperator>(Operand);
-            Test && boundsFromAbove(*Test, Op, Index, Context)) {
+            Test && boundsFromAbove(*Test, Op, Index, StepsUp, Context)) {
           Found.push_back({Read, Test, Chain});
           break;
         }

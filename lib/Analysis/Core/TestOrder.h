@@ -34,9 +34,10 @@ struct ReadBeforeTest {
 };
 
 /// The reads of \p Body whose index a later operand of the same `&&` (`i <
-/// n`, `i != end`) or `||` (`i >= n`) chain compares with an upper bound,
-/// when nothing before the read in that chain tests the index. Reads in
-/// nested lambdas are not looked at.
+/// n`) or `||` (`i >= n`) chain compares with an upper bound, when nothing
+/// before the read in that chain tests the index. `i != end` (`i == end`
+/// under `||`) counts only as the test of a loop that increments `i`: `v !=
+/// src` is no bound. Reads in nested lambdas are not looked at.
 std::vector<ReadBeforeTest>
 findReadsBeforeTheirTest(const clang::Stmt &Body,
                          const clang::ASTContext &Context);

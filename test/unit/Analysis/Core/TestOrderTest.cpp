@@ -35,8 +35,12 @@ TEST(TestOrderTest, ReadsBeforeTheTestOfTheirIndex) {
   EXPECT_EQ(readsBeforeTests("if (a[i] == w || i >= n) return;"),
             Pairs({"a[i] / i >= n"}));
   // Later in a longer chain, and with the bound on the left.
-  EXPECT_EQ(readsBeforeTests("if (a[i] > 0 && w > 0 && n != i) return;"),
-            Pairs({"a[i] / n != i"}));
+  EXPECT_EQ(readsBeforeTests("if (a[i] > 0 && w > 0 && n > i) return;"),
+            Pairs({"a[i] / n > i"}));
+  // An end test of a loop that walks the index towards it.
+  EXPECT_EQ(readsBeforeTests("while (a[i] < w && i != n) ++i;\n"
+                             "for (; a[i] != w || i == n; i += 2) {}"),
+            Pairs({"a[i] / i != n", "a[i] / i == n"}));
 }
 
 TEST(TestOrderTest, ReadsAfterOrWithoutTheirTest) {
@@ -47,7 +51,10 @@ TEST(TestOrderTest, ReadsAfterOrWithoutTheirTest) {
                              "if (a[i] > 0 && i >= 0) return;\n"
                              "if ((i < n && a[i] > 0) && i < w) return;\n"
                              "if (a[0] > 0 && 0 < n) return;\n"
-                             "if (a[i] > 0 || i < n) return;"),
+                             "if (a[i] > 0 || i < n) return;\n"
+                             // Inequality that is no end test.
+                             "if (a[i] > 0 && i != w) return;\n"
+                             "while (a[i] < w && i != n) --i;"),
             Pairs());
 }
 
