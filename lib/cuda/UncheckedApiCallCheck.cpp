@@ -252,9 +252,9 @@ UncheckedApiCallCheck::checksInBody(const FunctionDecl &Callee,
   const FunctionDecl *Definition = nullptr;
   if (Depth > 3 || !Callee.hasBody(Definition))
     return PendingLaunchEffect::None;
-  auto [It, Inserted] =
-      CheckingCallees.try_emplace(Definition, PendingLaunchEffect::None);
-  if (!Inserted)
+  // Every nested call is one deeper, so recursion ends at the limit.
+  if (auto It = CheckingCallees.find({Definition, Depth});
+      It != CheckingCallees.end())
     return It->second;
   PendingLaunchEffect Effect = PendingLaunchEffect::None;
   forEachCall(Definition->getBody(), [&](const CallExpr &Call) {
@@ -281,7 +281,7 @@ UncheckedApiCallCheck::checksInBody(const FunctionDecl &Callee,
     if (Inner != PendingLaunchEffect::None)
       Effect = Inner;
   });
-  CheckingCallees[Definition] = Effect;
+  CheckingCallees[{Definition, Depth}] = Effect;
   return Effect;
 }
 

@@ -133,10 +133,12 @@ private:
   const bool Strict;
 
   /// Per translation unit: the functions already analysed for launches, and
-  /// what callees check in their visible body (None while in progress,
-  /// which ends recursion).
+  /// what callees check in their visible body, by the depth they were
+  /// reached at: a helper met deep down sees less of its own callees than
+  /// one called directly.
   llvm::DenseSet<const clang::FunctionDecl *> AnalysedFunctions;
-  llvm::DenseMap<const clang::FunctionDecl *, PendingLaunchEffect>
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
+                 PendingLaunchEffect>
       CheckingCallees;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::unique_ptr<std::vector<UncheckedLaunch>>>

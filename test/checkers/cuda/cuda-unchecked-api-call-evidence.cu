@@ -110,6 +110,20 @@ void copyBack(float *h, const float *d, int n) {
 }
 void saveResults(float *h, const float *d, int n) { copyBack(h, d, n); }
 
+// Four helpers deep the check lies past what is searched, so this launch is
+// taken as unchecked, while reportStepFailure called directly below checks:
+// what a helper does is answered for the depth it is reached at, whichever
+// call is met first.
+void stepHop3(const char *step) { reportStepFailure(step); }
+void stepHop2(const char *step) { stepHop3(step); }
+void stepHop1(const char *step) { stepHop2(step); }
+void launchThenCheckedTooDeep(float *d, int n) {
+  scale<<<4, 256>>>(d, n);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+2]]:1: note: the function returns here with the launch unchecked
+  stepHop1("deep");
+}
+
 // Read two helpers deep: checked.
 void clearedThenCheckedTwoDeep(float *d, int n) {
   cudaMemset(d, 0, n * sizeof(float));
