@@ -266,42 +266,71 @@ const Expr *packedTriangleRowCount(const Expr *E, const ASTContext &Context) {
   return nullptr;
 }
 
-bool entersAtLeastOnce(const ForStmt &Loop, const ASTContext &Context) {
-  // The counter and where it starts.
-  const VarDecl *Counter = nullptr;
-  std::optional<int64_t> Start;
+std::optional<int64_t> constantStep(const Stmt *S, const VarDecl *Var,
+                                    const ASTContext &Context) {
+  if (const auto *Expression = dyn_cast_or_null<Expr>(S))
+    S = Expression->IgnoreParens();
+  if (const auto *Step = dyn_cast_or_null<UnaryOperator>(S)) {
+    if (!Step->isIncrementDecrementOp() ||
+        asLocalVariable(Step->getSubExpr()->IgnoreParenImpCasts()) != Var)
+      return std::nullopt;
+    return Step->isIncrementOp() ? 1 : -1;
+  }
+  const auto *Step = dyn_cast_or_null<CompoundAssignOperator>(S);
+  if (!Step ||
+      (Step->getOpcode() != BO_AddAssign &&
+       Step->getOpcode() != BO_SubAssign) ||
+      asLocalVariable(Step->getLHS()->IgnoreParenImpCasts()) != Var)
+    return std::nullopt;
+  std::optional<int64_t> Amount = integerConstant(Step->getRHS(), Context);
+  if (!Amount)
+    return std::nullopt;
+  return Step->getOpcode() == BO_AddAssign ? *Amount : -*Amount;
+}
+
+std::optional<CountedLoop> countedLoop(const ForStmt &Loop,
+                                       const ASTContext &Context) {
+  CountedLoop Shape;
   const Stmt *Init = Loop.getInit();
   if (const auto *Decl = dyn_cast_or_null<DeclStmt>(Init);
       Decl && Decl->isSingleDecl()) {
-    Counter = dyn_cast<VarDecl>(Decl->getSingleDecl());
-    if (Counter && Counter->getInit())
-      Start = integerConstant(Counter->getInit(), Context);
+    Shape.Counter = dyn_cast<VarDecl>(Decl->getSingleDecl());
+    if (Shape.Counter)
+      Shape.Start = Shape.Counter->getInit();
   } else if (const auto *InitExpr = dyn_cast_or_null<Expr>(Init)) {
     const auto *Assign = dyn_cast<BinaryOperator>(InitExpr->IgnoreParens());
     if (Assign && Assign->getOpcode() == BO_Assign) {
-      Counter = asLocalVariable(Assign->getLHS()->IgnoreParenImpCasts());
-      Start = integerConstant(Assign->getRHS(), Context);
+      Shape.Counter = asLocalVariable(Assign->getLHS()->IgnoreParenImpCasts());
+      Shape.Start = Assign->getRHS();
     }
   }
   const auto *Test =
       dyn_cast_or_null<BinaryOperator>(stripIndexCasts(Loop.getCond()));
-  if (!Counter || !Start || !Test || !Test->isComparisonOp())
-    return false;
-  auto IsCounter = [&](const Expr *E) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(stripIndexCasts(E));
-    return Ref && Ref->getDecl() == Counter;
-  };
-  BinaryOperatorKind Op = Test->getOpcode();
-  std::optional<int64_t> Bound;
-  if (IsCounter(Test->getLHS())) {
-    Bound = integerConstant(Test->getRHS(), Context);
-  } else if (IsCounter(Test->getRHS())) {
-    Bound = integerConstant(Test->getLHS(), Context);
-    Op = BinaryOperator::reverseComparisonOp(Op);
+  if (!Shape.Counter || !Shape.Start || !Test || !Test->isComparisonOp())
+    return std::nullopt;
+  Shape.Test = Test->getOpcode();
+  if (asLocalVariable(stripIndexCasts(Test->getLHS())) == Shape.Counter) {
+    Shape.Bound = Test->getRHS();
+  } else if (asLocalVariable(stripIndexCasts(Test->getRHS())) ==
+             Shape.Counter) {
+    Shape.Bound = Test->getLHS();
+    Shape.Test = BinaryOperator::reverseComparisonOp(Shape.Test);
+  } else {
+    return std::nullopt;
   }
-  if (!Bound)
+  Shape.Step = constantStep(Loop.getInc(), Shape.Counter, Context);
+  return Shape;
+}
+
+bool entersAtLeastOnce(const ForStmt &Loop, const ASTContext &Context) {
+  std::optional<CountedLoop> Shape = countedLoop(Loop, Context);
+  if (!Shape)
     return false;
-  switch (Op) {
+  std::optional<int64_t> Start = integerConstant(Shape->Start, Context);
+  std::optional<int64_t> Bound = integerConstant(Shape->Bound, Context);
+  if (!Start || !Bound)
+    return false;
+  switch (Shape->Test) {
   case BO_LT:
     return *Start < *Bound;
   case BO_LE:

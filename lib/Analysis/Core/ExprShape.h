@@ -113,6 +113,30 @@ bool differenceCanMeet(
 const clang::Expr *packedTriangleRowCount(const clang::Expr *E,
                                           const clang::ASTContext &Context);
 
+/// How much \p S changes the local \p Var by a constant: 1 for `++v` and
+/// `v++`, -1 for `--v`, c for `v += c`, -c for `v -= c`; std::nullopt for
+/// any other statement.
+std::optional<int64_t> constantStep(const clang::Stmt *S,
+                                    const clang::VarDecl *Var,
+                                    const clang::ASTContext &Context);
+
+/// A `for` loop over one counter, `for (int i = Start; i Test Bound; Step)`
+/// or with `i = Start` as its init: the test is read with the counter on
+/// the left (`n > i` is `i < n`).
+struct CountedLoop {
+  const clang::VarDecl *Counter = nullptr;
+  const clang::Expr *Start = nullptr;
+  clang::BinaryOperatorKind Test = clang::BO_LT;
+  const clang::Expr *Bound = nullptr;
+  /// The loop's increment as a constant step (constantStep()), if it is one.
+  std::optional<int64_t> Step;
+};
+
+/// The counted-loop shape of \p Loop, if its init sets one local whose
+/// comparison is the loop's condition.
+std::optional<CountedLoop> countedLoop(const clang::ForStmt &Loop,
+                                       const clang::ASTContext &Context);
+
 /// Whether the body of \p Loop runs at least once: its counter starts at a
 /// constant that passes the loop's test against a constant, as in `for (int
 /// i = 0; i < 2000; ++i)` with the bound a macro or a `constexpr`.

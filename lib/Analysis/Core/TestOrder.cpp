@@ -32,22 +32,13 @@ bool boundsFromAbove(const BinaryOperator &Test, BinaryOperatorKind Chain,
   return Op == BO_GE || Op == BO_GT || (StepsUp && Op == BO_EQ);
 }
 
-/// Whether \p S increments the local \p Var: `++v`, `v++`, `v += c` with a
-/// positive constant.
+/// Whether \p S, or a statement in it, steps the local \p Var up by a
+/// constant (constantStep()).
 bool increments(const Stmt *S, const VarDecl *Var, const ASTContext &Context) {
-  if (!S)
+  if (!S || isa<LambdaExpr>(S))
     return false;
-  if (const auto *Step = dyn_cast<UnaryOperator>(S);
-      Step && Step->isIncrementOp() &&
-      asLocalVariable(Step->getSubExpr()->IgnoreParenImpCasts()) == Var)
+  if (constantStep(S, Var, Context).value_or(0) > 0)
     return true;
-  if (const auto *Step = dyn_cast<CompoundAssignOperator>(S);
-      Step && Step->getOpcode() == BO_AddAssign &&
-      asLocalVariable(Step->getLHS()->IgnoreParenImpCasts()) == Var &&
-      integerConstant(Step->getRHS(), Context).value_or(0) > 0)
-    return true;
-  if (isa<LambdaExpr>(S))
-    return false;
   for (const Stmt *Child : S->children())
     if (increments(Child, Var, Context))
       return true;

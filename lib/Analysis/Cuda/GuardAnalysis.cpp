@@ -1180,29 +1180,19 @@ int64_t GuardDataflow::constantFactorOf(const Expr *E, unsigned Depth) const {
 std::optional<std::pair<int64_t, int64_t>>
 GuardDataflow::loopCounterRange(const Expr *Counter) const {
   const VarDecl *Var = asLocalVariable(stripIndexCasts(Counter));
-  if (!Var || !Var->getInit())
-    return std::nullopt;
-  std::optional<int64_t> Start = integerConstant(Var->getInit(), Context);
-  if (!Start)
-    return std::nullopt;
   // The loop whose init declares the counter.
-  const ForStmt *For = CounterLoops.lookup(Var);
-  if (!For || !For->getCond() || !For->getInc())
+  const ForStmt *For = Var ? CounterLoops.lookup(Var) : nullptr;
+  std::optional<CountedLoop> Shape =
+      For ? countedLoop(*For, Context) : std::nullopt;
+  if (!Shape || Shape->Counter != Var || Shape->Step != 1)
     return std::nullopt;
-  const auto *Inc = dyn_cast<UnaryOperator>(For->getInc()->IgnoreParens());
-  if (!Inc || !Inc->isIncrementOp() ||
-      asLocalVariable(Inc->getSubExpr()->IgnoreParenImpCasts()) != Var)
+  std::optional<int64_t> Start = integerConstant(Shape->Start, Context);
+  std::optional<int64_t> Limit = integerConstant(Shape->Bound, Context);
+  if (!Start || !Limit)
     return std::nullopt;
-  const auto *Cond =
-      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-  if (!Cond || asLocalVariable(stripIndexCasts(Cond->getLHS())) != Var)
-    return std::nullopt;
-  std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Context);
-  if (!Limit)
-    return std::nullopt;
-  if (Cond->getOpcode() == BO_LT && *Limit > *Start)
+  if (Shape->Test == BO_LT && *Limit > *Start)
     return std::make_pair(*Start, *Limit - 1);
-  if (Cond->getOpcode() == BO_LE && *Limit >= *Start)
+  if (Shape->Test == BO_LE && *Limit >= *Start)
     return std::make_pair(*Start, *Limit);
   return std::nullopt;
 }
@@ -1230,11 +1220,9 @@ bool GuardDataflow::isBlockStorage(const Expr *Base) const {
 
 std::optional<std::pair<const ArraySubscriptExpr *, const ArraySubscriptExpr *>>
 GuardDataflow::loadedRangeOf(const VarDecl &Counter, const ForStmt &For) const {
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!Cond || !Counter.getInit() ||
-      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
-      asLocalVariable(stripIndexCasts(Cond->getLHS())) != &Counter)
+  std::optional<CountedLoop> Shape = countedLoop(For, Context);
+  if (!Shape || Shape->Counter != &Counter ||
+      (Shape->Test != BO_LT && Shape->Test != BO_LE))
     return std::nullopt;
   // `beg = ptr[v]`, `end = ptr[v + 1]`: read directly or through locals.
   auto LoadOf = [&](const Expr *E) {
@@ -1243,8 +1231,8 @@ GuardDataflow::loadedRangeOf(const VarDecl &Counter, const ForStmt &For) const {
       E = stripIndexCasts(Init);
     return dyn_cast<ArraySubscriptExpr>(E);
   };
-  const ArraySubscriptExpr *Start = LoadOf(Counter.getInit());
-  const ArraySubscriptExpr *End = LoadOf(Cond->getRHS());
+  const ArraySubscriptExpr *Start = LoadOf(Shape->Start);
+  const ArraySubscriptExpr *End = LoadOf(Shape->Bound);
   if (!Start || !End || !isSameValue(Start->getBase(), End->getBase(), Context))
     return std::nullopt;
   llvm::SmallVector<const Expr *, 4> StartTerms, EndTerms;
@@ -1272,12 +1260,11 @@ GuardDataflow::pastHalfOpenRange(const Expr *Index,
                                  const FactSet &Facts) const {
   const VarDecl *Var = asLocalVariable(Index);
   const ForStmt *For = Var ? CounterLoops.lookup(Var) : nullptr;
-  if (!For || !For->getCond() || !Var->getInit())
+  std::optional<CountedLoop> Shape =
+      For ? countedLoop(*For, Context) : std::nullopt;
+  if (!Shape || Shape->Test != BO_LE || !loadedRangeOf(*Var, *For))
     return std::nullopt;
-  const auto *Cond =
-      dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
-  if (!Cond || Cond->getOpcode() != BO_LE || !loadedRangeOf(*Var, *For))
-    return std::nullopt;
+  const auto *Cond = cast<BinaryOperator>(stripIndexCasts(For->getCond()));
   // A check inside the loop (`if (i == end) break;`) keeps it in range.
   if (const Fact *F = find(Index, Facts);
       F && F->UpperSlack && *F->UpperSlack <= 0)
@@ -1288,7 +1275,7 @@ GuardDataflow::pastHalfOpenRange(const Expr *Index,
   Problem.Part = Index;
   Problem.Variable = Var;
   Problem.Guard = Cond;
-  Problem.Bound = Cond->getRHS();
+  Problem.Bound = Shape->Bound;
   Problem.PastRangeEnd = true;
   return Problem;
 }

@@ -50,6 +50,23 @@ protected:
     return {Names, Constant};
   }
 
+  /// The first `for` statement of `f` as parsed from \p Loop, with locals
+  /// a, b, Steps and k in scope, or null.
+  const clang::ForStmt *firstLoop(const std::string &Loop) {
+    Unit = parseCuda("__device__ int f(int a, int b) {\n"
+                     "  constexpr int Steps = 4;\n"
+                     "  int k;\n  " +
+                     Loop + " {}\n  return 0;\n}\n");
+    if (!Unit)
+      return nullptr;
+    const clang::FunctionDecl *Function = findFunction(context(), "f");
+    const auto *Body = llvm::cast<clang::CompoundStmt>(Function->getBody());
+    for (const clang::Stmt *S : Body->body())
+      if (const auto *For = llvm::dyn_cast<clang::ForStmt>(S))
+        return For;
+    return nullptr;
+  }
+
   std::unique_ptr<clang::ASTUnit> Unit;
 };
 
@@ -149,20 +166,39 @@ TEST_F(ExprShapeTest, PackedTriangleRowCounts) {
   EXPECT_EQ(RowCountOf("(a + 1) / 2"), "<none>");
 }
 
+TEST_F(ExprShapeTest, CountedLoopShapes) {
+  auto Shape = [&](const std::string &Loop) -> std::optional<CountedLoop> {
+    const clang::ForStmt *For = firstLoop(Loop);
+    return For ? countedLoop(*For, context()) : std::nullopt;
+  };
+  std::optional<CountedLoop> Up = Shape("for (int i = a; i < b; ++i)");
+  ASSERT_TRUE(Up);
+  EXPECT_EQ(Up->Counter->getName(), "i");
+  EXPECT_EQ(Up->Test, clang::BO_LT);
+  EXPECT_EQ(Up->Step, 1);
+  // Read with the counter on the left; an assignment as the init.
+  std::optional<CountedLoop> Down = Shape("for (k = b; 0 < k; k -= 2)");
+  ASSERT_TRUE(Down);
+  EXPECT_EQ(Down->Counter->getName(), "k");
+  EXPECT_EQ(Down->Test, clang::BO_GT);
+  EXPECT_EQ(Down->Step, -2);
+  std::optional<CountedLoop> Doubling =
+      Shape("for (int i = 1; i <= b; i *= 2)");
+  ASSERT_TRUE(Doubling);
+  EXPECT_EQ(Doubling->Test, clang::BO_LE);
+  EXPECT_FALSE(Doubling->Step);
+  EXPECT_EQ(Shape("for (int i = 0; i < Steps; i += Steps)")->Step, 4);
+  EXPECT_EQ(Shape("for (int i = 0; i < b; i--)")->Step, -1);
+  EXPECT_EQ(Shape("for (int i = 0; i < b; k++)")->Step, std::nullopt);
+  EXPECT_FALSE(Shape("for (int i = 0; a < b; ++i)"));
+  EXPECT_FALSE(Shape("for (int i = 0, j = 0; i < b; ++i)"));
+  EXPECT_FALSE(Shape("for (int i; i < b; ++i)"));
+  EXPECT_FALSE(Shape("for (;;)"));
+}
+
 TEST_F(ExprShapeTest, LoopsEnteredAtLeastOnce) {
   auto Enters = [&](const std::string &Loop) {
-    Unit = parseCuda("__device__ int f(int a, int b) {\n"
-                     "  constexpr int Steps = 4;\n"
-                     "  int k;\n  " +
-                     Loop + " {}\n  return 0;\n}\n");
-    if (!Unit)
-      return false;
-    const clang::FunctionDecl *Function = findFunction(context(), "f");
-    const auto *Body = llvm::cast<clang::CompoundStmt>(Function->getBody());
-    const clang::ForStmt *For = nullptr;
-    for (const clang::Stmt *S : Body->body())
-      if (!For)
-        For = llvm::dyn_cast<clang::ForStmt>(S);
+    const clang::ForStmt *For = firstLoop(Loop);
     return For && entersAtLeastOnce(*For, context());
   };
   EXPECT_TRUE(Enters("for (int i = 0; i < 2000; ++i)"));
