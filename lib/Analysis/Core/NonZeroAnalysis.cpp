@@ -323,11 +323,18 @@ bool bySubject(const Fact &A, const Fact &B) {
   return std::less<const void *>()(A.Subject.Id, B.Subject.Id);
 }
 
-bool impliedBy(const NonZeroFacts &Facts, const Fact &Wanted) {
+/// The facts whose subject is \p Subject, found by a binary search.
+llvm::ArrayRef<Fact> factsAbout(Key Subject, const NonZeroFacts &Facts) {
+  Fact Probe;
+  Probe.Subject = Subject;
   auto [Begin, End] = std::equal_range(Facts.Items.begin(), Facts.Items.end(),
-                                       Wanted, bySubject);
-  return std::any_of(Begin, End,
-                     [&](const Fact &F) { return implies(F, Wanted); });
+                                       Probe, bySubject);
+  return llvm::ArrayRef<Fact>(Begin, End);
+}
+
+bool impliedBy(const NonZeroFacts &Facts, const Fact &Wanted) {
+  return llvm::any_of(factsAbout(Wanted.Subject, Facts),
+                      [&](const Fact &F) { return implies(F, Wanted); });
 }
 
 void insertFact(Fact New, NonZeroFacts &Facts) {
@@ -753,12 +760,8 @@ void NonZeroAnalysis::Impl::addComparison(const Expr *L, BinaryOperatorKind Op,
 
 void NonZeroAnalysis::Impl::addStartDistinctions(Key Counter, Key End,
                                                  NonZeroFacts &Facts) const {
-  Fact Probe;
-  Probe.Subject = Counter;
-  auto [Begin, Last] = std::equal_range(Facts.Items.begin(), Facts.Items.end(),
-                                        Probe, bySubject);
   llvm::SmallVector<Key, 2> Starts;
-  for (const Fact &F : llvm::make_range(Begin, Last))
+  for (const Fact &F : factsAbout(Counter, Facts))
     if (F.Other.Id && F.Op == BO_GE && !(F.Other == End))
       Starts.push_back(F.Other);
   for (Key Start : Starts) {
@@ -1017,8 +1020,8 @@ bool NonZeroAnalysis::Impl::nonZero(const Expr *E, const NonZeroFacts &Facts,
   if (known(E, BO_NE, 0, Facts))
     return true;
   if (const VarDecl *Var = asLocalVariable(E))
-    for (const Fact &F : Facts.Items)
-      if (F.Subject.Id == Var && F.Op == BO_EQ && F.Other.Id &&
+    for (const Fact &F : factsAbout(Key{Var}, Facts))
+      if (F.Op == BO_EQ && F.Other.Id &&
           nonZero(static_cast<const Expr *>(F.Other.Id), Facts, Depth + 1))
         return true;
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
