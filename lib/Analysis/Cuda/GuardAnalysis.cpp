@@ -6,6 +6,7 @@
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Core/KnownCalls.h"
 #include "Analysis/Cuda/DereferencedParameters.h"
+#include "Analysis/Cuda/UnrolledStrideLoops.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -280,6 +281,7 @@ private:
   const Expr *bound(const Expr *E) const;
   llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
   DereferencedParameters Dereferenced{Context};
+  UnrolledStrideLoops Unrolled{Function, Context};
   /// Set while judging a block-local index into block-sized storage: only
   /// its lower bound is in question.
   mutable bool UpperTrusted = false;
@@ -1131,6 +1133,14 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     }
     evaluate(Term, TermOffset, Facts, Part);
     if (Addend && Part.Problems.empty() && Part.AnyBounded && !UpperTrusted) {
+      // `j + u * s` in the main loop of an unrolled stride loop: the loop's
+      // own limit leaves room for every lane.
+      if (const Fact *F = find(Term, Facts);
+          F && Unrolled.keepsLaneBelowLimit(F->UpperGuard,
+                                            asLocalVariable(Term), Addend)) {
+        Result.AnyBounded = true;
+        continue;
+      }
       IndexProblem Problem;
       Problem.Kind = IndexProblemKind::LaunchExtentOffset;
       Problem.Part = Term;

@@ -451,6 +451,41 @@ __global__ void addLanes(float *dst, const float *src, int n) {
   }
 }
 
+// A grid-stride loop unrolled four times: j starts below s and steps by
+// 4 * s, and the limit is a multiple of 4 * s, so the last lane j + 3 * s
+// is below the limit too. The remainder loop reads one element per step.
+#define UNROLL 4
+__global__ void sumUnrolled(const float *a, int n, float *out) {
+  int start = blockIdx.x * blockDim.x + threadIdx.x;
+  int stride = blockDim.x * gridDim.x;
+  int unrolledStride = UNROLL * stride;
+  int limit = (n / unrolledStride) * unrolledStride;
+  float acc = 0.f;
+  int j = start;
+  for (; j < limit; j += unrolledStride) {
+    for (int u = 0; u < UNROLL; ++u) {
+      int idx = j + u * stride;
+      acc += a[idx];
+    }
+  }
+  for (; j < n; j += stride)
+    acc += a[j];
+  atomicAdd(out, acc);
+}
+
+// Against n itself the last lanes of the last step are past it.
+__global__ void sumUnrolledToTheEnd(const float *a, int n, float *out) {
+  int stride = blockDim.x * gridDim.x;
+  float acc = 0.f;
+  for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += UNROLL * stride)
+    for (int u = 0; u < UNROLL; ++u)
+      acc += a[j + u * stride];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: index 'j + u * stride' of 'a[j + u * stride]' is not covered by the guard on 'j' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:55: note: guard here bounds 'j', not 'j + u * stride'
+  atomicAdd(out, acc);
+}
+
 // A comparison about an earlier, larger value is no evidence: the second loop
 // walks back from where the first one stopped.
 __global__ void forwardThenBack(float *out, const float *in, int C) {
