@@ -166,7 +166,20 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
                   : IndexText);
     return;
   case IndexProblemKind::NegativeOffset:
-    if (Problem.Offset == -1)
+    if (Problem.RowWidth) {
+      std::vector<std::string> Coordinates;
+      for (const Expr *Coordinate : Problem.RowCoordinates)
+        Coordinates.push_back(quoteSource(Coordinate, Context));
+      // The columns of a row are below its width, so one row up from the
+      // first row is below zero.
+      diag(Loc, "index '%0' of '%1' subtracts '%2' from a row offset that "
+                "is 0 where %3 %select{is|are}4 0; no guard bounds %3 from "
+                "below")
+          << IndexText << AccessText << quoteSource(Problem.RowWidth, Context)
+          << joinQuoted(Coordinates)
+          << static_cast<unsigned>(Coordinates.size() > 1)
+          << Index->getSourceRange();
+    } else if (Problem.Offset == -1)
       diag(Loc, "index '%0' of '%1' is negative when '%2' is 0; no guard "
                 "bounds '%2' from below")
           << IndexText << AccessText << PartName << Index->getSourceRange();

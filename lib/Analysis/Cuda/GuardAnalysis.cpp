@@ -234,6 +234,18 @@ private:
                                                 const FactSet &Facts) const;
   /// The offset a local pointer was set to from another pointer, once.
   const Expr *pointerOffsetOf(const Expr *Base) const;
+  /// `index - w` where every term of `index` is 0 for the first thread of
+  /// the first block and one is scaled by `w`: the row above, negative for
+  /// the first row of threads, which every launch has, unless a guard keeps
+  /// a coordinate of that row term above 0.
+  std::optional<IndexProblem> rowAboveTheFirst(const BinaryOperator &Difference,
+                                               int64_t Offset,
+                                               const FactSet &Facts) const;
+  /// Whether \p E is 0 where every thread and block coordinate is, adding
+  /// to \p Coordinates the coordinates (or locals copying one) it reads.
+  bool zeroAtOrigin(const Expr *E,
+                    llvm::SmallVectorImpl<const Expr *> &Coordinates,
+                    unsigned Depth = 0) const;
   bool isBlockStorage(const Expr *Base) const;
   /// The `for` loops that declare a counter in their init.
   llvm::DenseMap<const VarDecl *, const ForStmt *> CounterLoops;
@@ -1041,6 +1053,11 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     // keeps i's upper bound (how far below zero it may go is not known);
     // `n - 1 - i` is in bounds when i is.
     const auto *Difference = cast<BinaryOperator>(stripIndexCasts(E));
+    if (std::optional<IndexProblem> Problem =
+            rowAboveTheFirst(*Difference, Offset, Facts)) {
+      Result.Problems.push_back(*Problem);
+      return;
+    }
     if (needsBound(Difference->getLHS()))
       evaluate(Difference->getLHS(), Offset, Facts, Result);
     if (needsBound(Difference->getRHS()))
@@ -1287,6 +1304,113 @@ GuardDataflow::pastHalfOpenRange(const Expr *Index,
   Problem.Guard = Cond;
   Problem.Bound = Shape->Bound;
   Problem.PastRangeEnd = true;
+  return Problem;
+}
+
+bool GuardDataflow::zeroAtOrigin(
+    const Expr *E, llvm::SmallVectorImpl<const Expr *> &Coordinates,
+    unsigned Depth) const {
+  E = stripIndexCasts(E);
+  if (Depth > 6)
+    return false;
+  if (std::optional<BuiltinComponent> Component = getBuiltinComponent(E))
+    if (Component->isCoordinate()) {
+      Coordinates.push_back(E);
+      return true;
+    }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Mul: {
+      // One factor at 0 is enough; keep the coordinates of both.
+      bool Left = zeroAtOrigin(BO->getLHS(), Coordinates, Depth + 1);
+      bool Right = zeroAtOrigin(BO->getRHS(), Coordinates, Depth + 1);
+      return Left || Right;
+    }
+    case BO_Add:
+      return zeroAtOrigin(BO->getLHS(), Coordinates, Depth + 1) &&
+             zeroAtOrigin(BO->getRHS(), Coordinates, Depth + 1);
+    case BO_Shl:
+      return zeroAtOrigin(BO->getLHS(), Coordinates, Depth + 1);
+    default:
+      return false;
+    }
+  }
+  if (const Expr *Init = unchangedInit(E)) {
+    // `row`, then what it is computed from: a guard on either is one on
+    // the row.
+    Coordinates.push_back(E);
+    return zeroAtOrigin(Init, Coordinates, Depth + 1);
+  }
+  return false;
+}
+
+std::optional<IndexProblem>
+GuardDataflow::rowAboveTheFirst(const BinaryOperator &Difference,
+                                int64_t Offset, const FactSet &Facts) const {
+  const Expr *Width = stripIndexCasts(Difference.getRHS());
+  if (Difference.getOpcode() != BO_Sub || UpperTrusted ||
+      Provenance.originOf(Width).isThreadDependent() ||
+      Provenance.originOf(Width).isLoaded())
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Difference.getLHS(), Context, Terms, Constant);
+  if (Terms.empty() || Constant + Offset > 0)
+    return std::nullopt;
+  IndexProblem Problem;
+  for (const Expr *Term : Terms) {
+    llvm::SmallVector<const Expr *, 4> Coordinates;
+    if (!zeroAtOrigin(Term, Coordinates))
+      return std::nullopt;
+    // The row term, `cols * ty`: scaled by the width subtracted.
+    llvm::SmallVector<const Expr *, 4> Factors{stripIndexCasts(Term)};
+    bool ScaledByWidth = false;
+    while (!Factors.empty()) {
+      const Expr *Factor = Factors.pop_back_val();
+      if (isSameValue(Factor, Width, Context)) {
+        ScaledByWidth = true;
+        break;
+      }
+      if (const auto *Product = dyn_cast<BinaryOperator>(Factor);
+          Product && Product->getOpcode() == BO_Mul) {
+        Factors.push_back(stripIndexCasts(Product->getLHS()));
+        Factors.push_back(stripIndexCasts(Product->getRHS()));
+      }
+    }
+    if (!ScaledByWidth)
+      continue;
+    // `if (ty > 0)`, `if (by == 0) ... else`: off the first row.
+    for (const Expr *Coordinate : Coordinates)
+      if (const Fact *F = find(Coordinate, Facts);
+          F && F->Lower && *F->Lower >= 1)
+        return std::nullopt;
+    // Named as written: `row`, not what `row` is computed from.
+    for (const Expr *Coordinate : Coordinates) {
+      bool Inner = llvm::any_of(Coordinates, [&](const Expr *Outer) {
+        const Expr *Init = unchangedInit(Outer);
+        return Outer != Coordinate && Init &&
+               Init->getSourceRange().fullyContains(
+                   Coordinate->getSourceRange());
+      });
+      bool Known = llvm::any_of(Problem.RowCoordinates, [&](const Expr *K) {
+        return isSameValue(K, Coordinate, Context);
+      });
+      if (!Inner && !Known)
+        Problem.RowCoordinates.push_back(Coordinate);
+    }
+  }
+  if (Problem.RowCoordinates.empty())
+    return std::nullopt;
+  // A guard on the whole difference, or on what it is subtracted from.
+  if (const Fact *F = find(&Difference, Facts); F && F->Lower)
+    return std::nullopt;
+  if (const Fact *F = find(Difference.getLHS(), Facts);
+      F && F->Lower && *F->Lower >= 1)
+    return std::nullopt;
+  Problem.Kind = IndexProblemKind::NegativeOffset;
+  Problem.Part = &Difference;
+  Problem.MissingLowerBound = true;
+  Problem.RowWidth = Width;
   return Problem;
 }
 

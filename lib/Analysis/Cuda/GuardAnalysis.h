@@ -96,6 +96,11 @@ struct IndexProblem {
   const clang::Expr *Addend = nullptr;
   /// The problem is the lower bound (below zero), not the upper one.
   bool MissingLowerBound = false;
+  /// For a NegativeOffset that steps one row up (`index - cols`): the row
+  /// width subtracted, and the coordinates of the row term, all 0 in the
+  /// first row of threads.
+  const clang::Expr *RowWidth = nullptr;
+  llvm::SmallVector<const clang::Expr *, 2> RowCoordinates;
   /// An OffsetNotCovered offset that stays inside the vector the index
   /// steps by (`dst[idx + k]`, `k < 4`, `idx` a multiple of 4): out of
   /// bounds only when the bound is not a multiple of the vector width.

@@ -287,6 +287,67 @@ __global__ void clampInABranch(float *out, const float *in, unsigned n) {
   out[i] = in[i];
 }
 
+// One row up, `index - cols`: in the first row of threads, which every
+// launch has, the index is below zero. Overriding the value afterwards for
+// that row does not undo the read.
+#define TILE 16
+__global__ void northNeighbour(float *out, const float *J, int cols,
+                               int rows) {
+  int bx = blockIdx.x, by = blockIdx.y;
+  int tx = threadIdx.x, ty = threadIdx.y;
+  if (TILE * bx + tx >= cols || TILE * by + ty >= rows)
+    return;
+  int index = cols * TILE * by + TILE * bx + cols * ty + tx;
+  int indexN = cols * TILE * by + TILE * bx + tx - cols;
+  float north = J[indexN];
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: index 'indexN' of 'J[indexN]' subtracts 'cols' from a row offset that is 0 where 'by' is 0; no guard bounds 'by' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'indexN' is computed here from 'by', 'bx' and 'tx'
+  if (by == 0)
+    north = J[TILE * bx + tx];
+  out[index] = north;
+}
+
+__global__ void rowAbove(float *out, const float *in, int w, int h) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= h || col >= w)
+    return;
+  out[row * w + col] = in[row * w + col - w];
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: index 'row * w + col - w' of 'in[row * w + col - w]' subtracts 'w' from a row offset that is 0 where 'row' is 0; no guard bounds 'row' from below [cuda-unchecked-index]
+  // Past a guard on the row, or on what it is computed from, in range.
+  if (row > 0)
+    out[row * w + col] += in[row * w + col - w];
+  if (threadIdx.y != 0)
+    out[row * w + col] += in[row * w + col - w];
+  if (row == 0)
+    return;
+  out[row * w + col] += in[row * w + col - w];
+}
+
+// Not a row up: a halo row first, an offset that scales nothing, a guard on
+// the whole index, and a first row handled in its own branch.
+__global__ void notTheRowAbove(float *out, const float *in, int w, int h,
+                               int off, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y + 1;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= h || col >= w)
+    return;
+  out[row * w + col] = in[row * w + col - w];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i - off];
+  int first = blockIdx.y * blockDim.y + threadIdx.y;
+  int up = first * w + col - w;
+  if (up >= 0 && up < n)
+    out[up] = in[up];
+  int by = blockIdx.y, ty = threadIdx.y;
+  int idx = w * TILE * by + w * ty + col;
+  if (by == 0 && ty == 0)
+    out[idx] = 0.0f;
+  else
+    out[idx] = in[idx - w];
+}
+
 // ---- Compared elsewhere ----------------------------------------------------
 
 // The load comes before the bound check: the author knows `i` can pass n.

@@ -1,6 +1,7 @@
 //===--- GuardAnalysisTest.cpp --------------------------------------------===//
 
 #include "Analysis/Cuda/GuardAnalysis.h"
+#include "Analysis/Core/SourceText.h"
 #include "AnalysisTestSupport.h"
 #include "gtest/gtest.h"
 
@@ -212,6 +213,56 @@ TEST(GuardAnalysisTest, ProblemNamesTheBoundItsGuardComparesWith) {
                               "if (i + 1 > n + 1) return;\n"
                               "out[i] = 1;"),
             "<none>");
+}
+
+/// The row width and row coordinates of each row-up problem in `kernel`, as
+/// "width: a, b" lines.
+std::vector<std::string> rowsAbove(const std::string &Body) {
+  auto Unit = parseCuda("__global__ void kernel(float *out, const float *in, "
+                        "int w, int h) {\n"
+                        "int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                        "int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "if (row >= h || col >= w) return;\n" +
+                        Body + "\n}\n");
+  if (!Unit)
+    return {};
+  clang::ASTContext &Context = Unit->getASTContext();
+  const clang::FunctionDecl *Function = findFunction(Context, "kernel");
+  ThreadIndexProvenance Provenance(*Function, Context);
+  std::vector<std::string> Rows;
+  for (const UnguardedAccess &Finding :
+       findUnguardedAccesses(*Function, Context, Provenance, {}))
+    for (const IndexProblem &Problem : Finding.Problems) {
+      if (!Problem.RowWidth)
+        continue;
+      std::string Row = quoteSource(Problem.RowWidth, Context) + ":";
+      for (const clang::Expr *Coordinate : Problem.RowCoordinates)
+        Row += " " + quoteSource(Coordinate, Context);
+      Rows.push_back(Row);
+    }
+  return Rows;
+}
+
+TEST(GuardAnalysisTest, RowAboveTheFirstRow) {
+  using Rows = std::vector<std::string>;
+  EXPECT_EQ(rowsAbove("out[0] = in[row * w + col - w];"), Rows({"w: row"}));
+  EXPECT_EQ(rowsAbove("out[0] = in[blockIdx.y * w * 16 + threadIdx.y * w + "
+                      "threadIdx.x - w];"),
+            Rows({"w: blockIdx.y threadIdx.y"}));
+  // A guard on the row, on what it is computed from, or past a return.
+  EXPECT_EQ(rowsAbove("if (row > 0) out[0] = in[row * w + col - w];\n"
+                      "if (threadIdx.y >= 1) out[0] = in[row * w + col - w];\n"
+                      "if (row == 0) return;\n"
+                      "out[0] = in[row * w + col - w];"),
+            Rows());
+  // Not one row up from a row that can be the first: a halo offset, a
+  // width that scales no coordinate, another width, a loaded row.
+  EXPECT_EQ(rowsAbove("out[0] = in[(row + 1) * w + col - w];\n"
+                      "out[0] = in[row * w + col - h];\n"
+                      "out[0] = in[row * h + col - w];\n"
+                      "int r = (int)in[col];\n"
+                      "out[0] = in[r * w + col - w];"),
+            Rows());
 }
 
 } // namespace
