@@ -126,9 +126,15 @@ struct Fact {
   /// several times is as bounded as its latest value: `gmPos = y * s + x`
   /// after `x = min(..., w - 1)` and `y = min(..., h - 1)`.
   const Expr *Assigned = nullptr;
+  /// For a bool local assigned more than once, a flag that carries a
+  /// guard (`ok = false; if (i < n) ok = true; if (ok) a[i]`): the facts
+  /// that hold wherever it is true, or that it is false on every path.
+  std::shared_ptr<const llvm::SmallVector<Fact, 4>> WhenTrue;
+  bool KnownFalse = false;
 
-  /// No bound; an Assigned value alone is not one.
+  /// No bound; an Assigned value or a flag alone is not one.
   bool empty() const { return !UpperSlack && !ConstUpper && !Lower; }
+  bool isFlag() const { return WhenTrue || KnownFalse; }
 };
 
 using FactSet = llvm::SmallVector<Fact, 4>;
@@ -148,6 +154,46 @@ void collectCounterLoops(
 
 static FactSet meet(const FactSet &A, const FactSet &B);
 static bool sameFacts(const FactSet &A, const FactSet &B);
+
+/// Adds to \p Into what \p From knows, both holding: the tighter of each
+/// bound.
+static void strengthen(FactSet &Into, const FactSet &From) {
+  for (const Fact &Carry : From) {
+    if (Carry.isFlag())
+      continue;
+    auto Existing =
+        llvm::find_if(Into, [&](const Fact &F) { return F.Key == Carry.Key; });
+    if (Existing == Into.end()) {
+      Into.push_back(Carry);
+      continue;
+    }
+    if (Carry.UpperSlack &&
+        (!Existing->UpperSlack || *Carry.UpperSlack < *Existing->UpperSlack)) {
+      Existing->UpperSlack = Carry.UpperSlack;
+      Existing->UpperGuard = Carry.UpperGuard;
+    }
+    if (Carry.ConstUpper &&
+        (!Existing->ConstUpper || *Carry.ConstUpper < *Existing->ConstUpper))
+      Existing->ConstUpper = Carry.ConstUpper;
+    if (Carry.Lower && (!Existing->Lower || *Carry.Lower > *Existing->Lower)) {
+      Existing->Lower = Carry.Lower;
+      Existing->LowerGuard = Carry.LowerGuard;
+    }
+    for (const VarDecl *Read : Carry.Reads)
+      if (!llvm::is_contained(Existing->Reads, Read))
+        Existing->Reads.push_back(Read);
+  }
+}
+
+/// What a flag fact \p F of a side whose facts are \p Side says holds where
+/// the flag is true after that side: what it carried, and what held on the
+/// side itself.
+static std::shared_ptr<const FactSet> carriedAcrossJoin(const Fact &F,
+                                                        const FactSet &Side) {
+  auto Carried = std::make_shared<FactSet>(*F.WhenTrue);
+  strengthen(*Carried, Side);
+  return Carried;
+}
 
 class GuardDataflow {
 public:
@@ -201,6 +247,13 @@ private:
                 FactSet &Facts);
   Fact &factFor(const Expr *Value, FactSet &Facts);
   void kill(const VarDecl *Var, FactSet &Facts);
+  /// A new value for the flag \p Var (see Fact::WhenTrue).
+  void defineFlag(const clang::VarDecl *Var, const Expr *Value, const Expr *Ref,
+                  FactSet &Facts);
+  static FactSet withoutFlags(const FactSet &Facts);
+  /// Assumes the flag \p Cond is \p Truth: adds what it carries. False when
+  /// \p Cond is not a flag with a fact here.
+  bool assumeFlag(const Expr *Cond, bool Truth, FactSet &Facts) const;
   void addClampFacts(const Expr *Value, const Expr *Clamp, FactSet &Facts,
                      const FactSet &Known);
   /// The fact on \p E, if any, other than an Assigned value alone.
@@ -349,7 +402,7 @@ const Fact *GuardDataflow::find(const Expr *E, const FactSet &Facts) const {
   FactKey Key = keyOf(E);
   for (const Fact &F : Facts)
     if (F.Key == Key)
-      return F.empty() && F.Assigned ? nullptr : &F;
+      return F.empty() && (F.Assigned || F.isFlag()) ? nullptr : &F;
   return nullptr;
 }
 
@@ -540,9 +593,61 @@ void GuardDataflow::addLower(const Expr *Value, int64_t Lower,
 }
 
 void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
-  llvm::erase_if(Facts, [&](const Fact &F) {
+  auto ReadsVar = [&](const Fact &F) {
     return F.Key.Var == Var || llvm::is_contained(F.Reads, Var);
+  };
+  llvm::erase_if(Facts, ReadsVar);
+  // What a flag carries ends with the variables it reads, too.
+  for (Fact &F : Facts)
+    if (F.WhenTrue && llvm::any_of(*F.WhenTrue, ReadsVar)) {
+      auto Kept = std::make_shared<FactSet>(*F.WhenTrue);
+      llvm::erase_if(*Kept, ReadsVar);
+      F.WhenTrue = std::move(Kept);
+    }
+  llvm::erase_if(Facts, [](const Fact &F) {
+    return F.empty() && !F.Assigned && !F.isFlag();
   });
+}
+
+void GuardDataflow::defineFlag(const VarDecl *Var, const Expr *Value,
+                               const Expr *Ref, FactSet &Facts) {
+  Fact Flag;
+  Flag.Key = keyOf(Ref);
+  if (std::optional<int64_t> Constant = integerConstant(Value, Context)) {
+    if (*Constant == 0)
+      Flag.KnownFalse = true;
+    else
+      Flag.WhenTrue = std::make_shared<FactSet>(withoutFlags(Facts));
+  } else {
+    // `ok = i < n;`: what holds here, and the condition.
+    auto Holds = std::make_shared<FactSet>(withoutFlags(Facts));
+    assume(Value, /*Truth=*/true, *Holds, 0);
+    Flag.WhenTrue = std::move(Holds);
+  }
+  Facts.push_back(std::move(Flag));
+}
+
+FactSet GuardDataflow::withoutFlags(const FactSet &Facts) {
+  FactSet Result;
+  for (const Fact &F : Facts)
+    if (!F.isFlag())
+      Result.push_back(F);
+  return Result;
+}
+
+bool GuardDataflow::assumeFlag(const Expr *Cond, bool Truth,
+                               FactSet &Facts) const {
+  const VarDecl *Var = asLocalVariable(Cond);
+  if (!Var || !Reassigned.contains(Var))
+    return false;
+  const Fact *Flag = nullptr;
+  for (const Fact &F : Facts)
+    if (F.Key.Var == Var && F.isFlag())
+      Flag = &F;
+  if (!Flag || !Truth || !Flag->WhenTrue)
+    return Flag != nullptr;
+  strengthen(Facts, *Flag->WhenTrue);
+  return true;
 }
 
 void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
@@ -578,6 +683,9 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
     Bindings = std::move(Saved);
     return;
   }
+  // A guard carried by a flag set on the guarded paths.
+  if (assumeFlag(Cond, Truth, Facts))
+    return;
   // A guard kept in a local bool that never changes.
   if (Cond->getType()->isBooleanType())
     if (const Expr *Init = unchangedInit(Cond)) {
@@ -1521,6 +1629,10 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
     kill(Var, Facts);
     if (!Value)
       return;
+    if (Var->getType()->isBooleanType() && Reassigned.contains(Var)) {
+      defineFlag(Var, Value, Ref, Facts);
+      return;
+    }
     // `if (i > n - 1) i = n - 1;`: a value that needs no bound of its own is
     // the variable's bound, so both edges of the clamp agree at the join.
     if (!needsBound(stripIndexCasts(Value)))
@@ -1574,7 +1686,11 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
         }
       }
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp())
+    // Whoever gets the address of a flag may set it.
+    bool FlagAddress =
+        UO->getOpcode() == UO_AddrOf &&
+        UO->getSubExpr()->IgnoreParenImpCasts()->getType()->isBooleanType();
+    if (UO->isIncrementDecrementOp() || FlagAddress)
       if (const VarDecl *Var =
               asLocalVariable(UO->getSubExpr()->IgnoreParenImpCasts()))
         kill(Var, Facts);
@@ -1683,7 +1799,20 @@ static FactSet meet(const FactSet &A, const FactSet &B) {
         M.Reads.push_back(Var);
     if (F.Assigned != G->Assigned)
       M.Assigned = nullptr;
-    if (!M.empty() || M.Assigned)
+    // A flag false on one side carries what the other side's truth does.
+    // A flag true after the join came from a side where it was true: what
+    // it carried there and what held there. False on one side, it carries
+    // the other side's.
+    M.KnownFalse = F.KnownFalse && G->KnownFalse;
+    M.WhenTrue = nullptr;
+    if (F.KnownFalse && G->WhenTrue)
+      M.WhenTrue = carriedAcrossJoin(*G, B);
+    else if (G->KnownFalse && F.WhenTrue)
+      M.WhenTrue = carriedAcrossJoin(F, A);
+    else if (F.WhenTrue && G->WhenTrue)
+      M.WhenTrue = std::make_shared<FactSet>(
+          meet(*carriedAcrossJoin(F, A), *carriedAcrossJoin(*G, B)));
+    if (!M.empty() || M.Assigned || M.isFlag())
       Result.push_back(std::move(M));
   }
   return Result;
@@ -1696,7 +1825,10 @@ static bool sameFacts(const FactSet &A, const FactSet &B) {
     if (llvm::none_of(B, [&](const Fact &G) {
           return G.Key == F.Key && G.UpperSlack == F.UpperSlack &&
                  G.ConstUpper == F.ConstUpper && G.Lower == F.Lower &&
-                 G.Assigned == F.Assigned;
+                 G.Assigned == F.Assigned && G.KnownFalse == F.KnownFalse &&
+                 (G.WhenTrue == F.WhenTrue ||
+                  (G.WhenTrue && F.WhenTrue &&
+                   sameFacts(*G.WhenTrue, *F.WhenTrue)));
         }))
       return false;
   return true;

@@ -154,6 +154,77 @@ __global__ void reassignedAfterTheExit(float *out, int n) {
   // CHECK-NOTES: :[[@LINE-6]]:7: note: 'i' is compared with a bound here, which does not hold at this access
 }
 
+// ---- Guards carried by a flag ----------------------------------------------
+
+// A flag set only where the guard holds, or cleared where it fails.
+__global__ void flagSetUnderTheGuard(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool inside = false;
+  if (i < n)
+    inside = true;
+  if (inside)
+    out[i] = in[i];
+}
+
+__global__ void flagClearedPastTheEnd(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool active = true;
+  if (i >= n)
+    active = false;
+  if (!active)
+    return;
+  out[i] = in[i];
+}
+
+__global__ void flagAssignedAGuard(float *out, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool inside = false;
+  if (m > 0)
+    inside = i < n;
+  if (inside)
+    out[i] = 1.0f;
+}
+
+// True on a path with no guard, or stale once the index moves.
+__global__ void flagTrueWithoutTheGuard(float *out, int n, int m) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool inside = true;
+  if (m > 0)
+    inside = i < n;
+  if (inside)
+    out[i] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:14: note: 'i' is compared with a bound here, which does not hold at this access
+}
+
+__global__ void flagOfAnOldIndex(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool inside = false;
+  if (i < n)
+    inside = true;
+  i += 1;
+  if (inside)
+    out[i] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 'i' is compared with a bound here, which does not hold at this access
+}
+
+__device__ void setFlag(bool *flag);
+__global__ void flagWhoseAddressIsTaken(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool inside = false;
+  if (i < n)
+    inside = true;
+  setFlag(&inside);
+  if (inside)
+    out[i] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 'i' is compared with a bound here, which does not hold at this access
+}
+
 // ---- Grid-stride loops -----------------------------------------------------
 
 __global__ void gridStride(float *out, const float *in, int n) {

@@ -134,6 +134,39 @@ TEST(GuardAnalysisTest, ReassignedVariablesHoldTheirLatestValue) {
             Lines({7, 9, 11}));
 }
 
+TEST(GuardAnalysisTest, FlagsCarryGuards) {
+  // Set under the guard, cleared where it fails, assigned the guard itself.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "bool ok = false;\n"
+                           "if (i < n) ok = true;\n"
+                           "if (ok) out[i] = 1;\n"
+                           "bool on = true;\n"
+                           "if (i >= n) on = false;\n"
+                           "if (!on) return;\n"
+                           "out[i] = 2;"),
+            Lines());
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "bool ok = false;\n"
+                                                      "if (m > 0) ok = i < n;\n"
+                                                      "if (ok) out[i] = 1;"),
+            Lines());
+  // True on a path without the guard, moved index, address taken.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "bool ok = true;\n"
+                                                      "if (m > 0) ok = i < n;\n"
+                                                      "if (ok) out[i] = 1;"),
+            Lines({4}));
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "bool ok = false;\n"
+                                                      "if (i < n) ok = true;\n"
+                                                      "i += m;\n"
+                                                      "if (ok) out[i] = 1;"),
+            Lines({5}));
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "bool ok = false;\n"
+                                                      "if (i < n) ok = true;\n"
+                                                      "bool *set = &ok;\n"
+                                                      "*set = m > 0;\n"
+                                                      "if (ok) out[i] = 1;"),
+            Lines({6}));
+}
+
 TEST(GuardAnalysisTest, WholeExpressionGuard) {
   EXPECT_EQ(unguardedLines("if (blockIdx.x * blockDim.x + threadIdx.x < n)\n"
                            "  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
