@@ -166,10 +166,19 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
                   : IndexText);
     return;
   case IndexProblemKind::NegativeOffset:
-    if (Problem.RowWidth) {
+    if (!Problem.RowCoordinates.empty()) {
       std::vector<std::string> Coordinates;
       for (const Expr *Coordinate : Problem.RowCoordinates)
         Coordinates.push_back(quoteSource(Coordinate, Context));
+      if (!Problem.RowWidth) {
+        diag(Loc, "index '%0' of '%1' is %2 where %3 %select{is|are}4 0; no "
+                  "guard bounds %3 from below")
+            << IndexText << AccessText << std::to_string(Problem.Offset)
+            << joinQuoted(Coordinates)
+            << static_cast<unsigned>(Coordinates.size() > 1)
+            << Index->getSourceRange();
+        break;
+      }
       // The columns of a row are below its width, so one row up from the
       // first row is below zero.
       diag(Loc, "index '%0' of '%1' subtracts '%2' from a row offset that "

@@ -291,6 +291,18 @@ private:
   /// the first block and one is scaled by `w`: the row above, negative for
   /// the first row of threads, which every launch has, unless a guard keeps
   /// a coordinate of that row term above 0.
+  /// A sum whose terms are all 0 for the first thread of the first block,
+  /// plus a negative constant (`cols * ty + BS * bx - 1`): below zero
+  /// there unless a guard keeps a coordinate above 0.
+  std::optional<IndexProblem> negativeAtOrigin(const Expr *Sum, int64_t Offset,
+                                               const FactSet &Facts) const;
+  enum class OriginTerm { NonZero, Guarded, Unguarded };
+  /// Whether \p Term is 0 at the origin, and if so whether a guard bounds
+  /// one of its coordinates below by 1; adds the coordinates, named as
+  /// written, to \p Named.
+  OriginTerm
+  classifyOriginTerm(const Expr *Term, const FactSet &Facts,
+                     llvm::SmallVectorImpl<const Expr *> &Named) const;
   std::optional<IndexProblem> rowAboveTheFirst(const BinaryOperator &Difference,
                                                int64_t Offset,
                                                const FactSet &Facts) const;
@@ -1147,6 +1159,11 @@ static bool readsLaunchExtent(const ValueOrigin &Origin) {
 
 void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
                                 const FactSet &Facts, Judgement &Result) const {
+  if (std::optional<IndexProblem> Problem =
+          negativeAtOrigin(E, Offset, Facts)) {
+    Result.Problems.push_back(*Problem);
+    return;
+  }
   llvm::SmallVector<const Expr *, 4> Terms;
   int64_t Constant = 0;
   flattenSum(E, Context, Terms, Constant);
@@ -1452,6 +1469,55 @@ bool GuardDataflow::zeroAtOrigin(
   return false;
 }
 
+GuardDataflow::OriginTerm GuardDataflow::classifyOriginTerm(
+    const Expr *Term, const FactSet &Facts,
+    llvm::SmallVectorImpl<const Expr *> &Named) const {
+  llvm::SmallVector<const Expr *, 4> Coordinates;
+  if (!zeroAtOrigin(Term, Coordinates))
+    return OriginTerm::NonZero;
+  // `if (ty > 0)`, `if (row == 0) return;`: off the first row or column.
+  for (const Expr *Coordinate : Coordinates)
+    if (const Fact *F = find(Coordinate, Facts);
+        F && F->Lower && *F->Lower >= 1)
+      return OriginTerm::Guarded;
+  // Named as written: `row`, not what `row` is computed from.
+  for (const Expr *Coordinate : Coordinates) {
+    bool Inner = llvm::any_of(Coordinates, [&](const Expr *Outer) {
+      const Expr *Init = unchangedInit(Outer);
+      return Outer != Coordinate && Init &&
+             Init->getSourceRange().fullyContains(Coordinate->getSourceRange());
+    });
+    bool Known = llvm::any_of(Named, [&](const Expr *K) {
+      return isSameValue(K, Coordinate, Context);
+    });
+    if (!Inner && !Known)
+      Named.push_back(Coordinate);
+  }
+  return OriginTerm::Unguarded;
+}
+
+std::optional<IndexProblem>
+GuardDataflow::negativeAtOrigin(const Expr *Sum, int64_t Offset,
+                                const FactSet &Facts) const {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Sum, Context, Terms, Constant);
+  if (UpperTrusted || Terms.size() < 2 || Constant + Offset >= 0)
+    return std::nullopt;
+  IndexProblem Problem;
+  for (const Expr *Term : Terms)
+    if (classifyOriginTerm(Term, Facts, Problem.RowCoordinates) !=
+        OriginTerm::Unguarded)
+      return std::nullopt;
+  if (const Fact *F = find(Sum, Facts); F && F->Lower)
+    return std::nullopt;
+  Problem.Kind = IndexProblemKind::NegativeOffset;
+  Problem.Part = Sum;
+  Problem.Offset = Constant + Offset;
+  Problem.MissingLowerBound = true;
+  return Problem;
+}
+
 std::optional<IndexProblem>
 GuardDataflow::rowAboveTheFirst(const BinaryOperator &Difference,
                                 int64_t Offset, const FactSet &Facts) const {
@@ -1467,45 +1533,24 @@ GuardDataflow::rowAboveTheFirst(const BinaryOperator &Difference,
     return std::nullopt;
   IndexProblem Problem;
   for (const Expr *Term : Terms) {
-    llvm::SmallVector<const Expr *, 4> Coordinates;
-    if (!zeroAtOrigin(Term, Coordinates))
-      return std::nullopt;
     // The row term, `cols * ty`: scaled by the width subtracted.
     llvm::SmallVector<const Expr *, 4> Factors{stripIndexCasts(Term)};
     bool ScaledByWidth = false;
-    while (!Factors.empty()) {
+    while (!Factors.empty() && !ScaledByWidth) {
       const Expr *Factor = Factors.pop_back_val();
-      if (isSameValue(Factor, Width, Context)) {
-        ScaledByWidth = true;
-        break;
-      }
+      ScaledByWidth = isSameValue(Factor, Width, Context);
       if (const auto *Product = dyn_cast<BinaryOperator>(Factor);
           Product && Product->getOpcode() == BO_Mul) {
         Factors.push_back(stripIndexCasts(Product->getLHS()));
         Factors.push_back(stripIndexCasts(Product->getRHS()));
       }
     }
-    if (!ScaledByWidth)
-      continue;
-    // `if (ty > 0)`, `if (by == 0) ... else`: off the first row.
-    for (const Expr *Coordinate : Coordinates)
-      if (const Fact *F = find(Coordinate, Facts);
-          F && F->Lower && *F->Lower >= 1)
-        return std::nullopt;
-    // Named as written: `row`, not what `row` is computed from.
-    for (const Expr *Coordinate : Coordinates) {
-      bool Inner = llvm::any_of(Coordinates, [&](const Expr *Outer) {
-        const Expr *Init = unchangedInit(Outer);
-        return Outer != Coordinate && Init &&
-               Init->getSourceRange().fullyContains(
-                   Coordinate->getSourceRange());
-      });
-      bool Known = llvm::any_of(Problem.RowCoordinates, [&](const Expr *K) {
-        return isSameValue(K, Coordinate, Context);
-      });
-      if (!Inner && !Known)
-        Problem.RowCoordinates.push_back(Coordinate);
-    }
+    llvm::SmallVector<const Expr *, 2> Ignored;
+    OriginTerm Kind = classifyOriginTerm(
+        Term, Facts, ScaledByWidth ? Problem.RowCoordinates : Ignored);
+    if (Kind == OriginTerm::NonZero ||
+        (ScaledByWidth && Kind == OriginTerm::Guarded))
+      return std::nullopt;
   }
   if (Problem.RowCoordinates.empty())
     return std::nullopt;

@@ -96,9 +96,10 @@ struct IndexProblem {
   const clang::Expr *Addend = nullptr;
   /// The problem is the lower bound (below zero), not the upper one.
   bool MissingLowerBound = false;
-  /// For a NegativeOffset that steps one row up (`index - cols`): the row
-  /// width subtracted, and the coordinates of the row term, all 0 in the
-  /// first row of threads.
+  /// For a NegativeOffset from a sum that is 0 for the first thread of the
+  /// first block: the coordinates it reads (`by`, `ty`), all 0 there, and
+  /// when it steps one row up (`index - cols`), the row width subtracted.
+  /// Only the coordinates of the row term are named then.
   const clang::Expr *RowWidth = nullptr;
   llvm::SmallVector<const clang::Expr *, 2> RowCoordinates;
   /// An OffsetNotCovered offset that stays inside the vector the index

@@ -324,6 +324,27 @@ __global__ void rowAbove(float *out, const float *in, int w, int h) {
   out[row * w + col] += in[row * w + col - w];
 }
 
+// The element before the first: every term of the sum is 0 for the first
+// thread of the first block, so the index is -1 there.
+__global__ void westNeighbour(float *out, const float *J, int cols, int rows) {
+  int bx = blockIdx.x, by = blockIdx.y;
+  int tx = threadIdx.x, ty = threadIdx.y;
+  if (TILE * bx + tx >= cols || TILE * by + ty >= rows)
+    return;
+  int indexW = cols * TILE * by + TILE * bx + cols * ty - 1;
+  float west = J[indexW];
+  // CHECK-NOTES: :[[@LINE-1]]:16: warning: index 'indexW' of 'J[indexW]' is -1 where 'by', 'bx' and 'ty' are 0; no guard bounds 'by', 'bx' and 'ty' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'indexW' is computed here from 'by', 'bx' and 'ty'
+  // Off the first column of blocks, or one row in, it is not.
+  if (bx > 0)
+    west += J[indexW];
+  int inner = cols * TILE * (by + 1) + TILE * bx + cols * ty - 1;
+  west += J[inner];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:11: warning: index 'inner' of 'J[inner]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'inner' is computed here from 'by', 'bx' and 'ty'
+  out[TILE * bx + tx] = west;
+}
+
 // Not a row up: a halo row first, an offset that scales nothing, a guard on
 // the whole index, and a first row handled in its own branch.
 __global__ void notTheRowAbove(float *out, const float *in, int w, int h,

@@ -248,8 +248,8 @@ TEST(GuardAnalysisTest, ProblemNamesTheBoundItsGuardComparesWith) {
             "<none>");
 }
 
-/// The row width and row coordinates of each row-up problem in `kernel`, as
-/// "width: a, b" lines.
+/// The row width (or the constant) and the coordinates of each problem of
+/// an index below zero at the first thread, as "width: a b" lines.
 std::vector<std::string> rowsAbove(const std::string &Body) {
   auto Unit = parseCuda("__global__ void kernel(float *out, const float *in, "
                         "int w, int h) {\n"
@@ -266,9 +266,12 @@ std::vector<std::string> rowsAbove(const std::string &Body) {
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, {}))
     for (const IndexProblem &Problem : Finding.Problems) {
-      if (!Problem.RowWidth)
+      if (Problem.RowCoordinates.empty())
         continue;
-      std::string Row = quoteSource(Problem.RowWidth, Context) + ":";
+      std::string Row =
+          (Problem.RowWidth ? quoteSource(Problem.RowWidth, Context)
+                            : std::to_string(Problem.Offset)) +
+          ":";
       for (const clang::Expr *Coordinate : Problem.RowCoordinates)
         Row += " " + quoteSource(Coordinate, Context);
       Rows.push_back(Row);
@@ -288,6 +291,13 @@ TEST(GuardAnalysisTest, RowAboveTheFirstRow) {
                       "if (row == 0) return;\n"
                       "out[0] = in[row * w + col - w];"),
             Rows());
+  // A constant below zero at the first thread, unless a guard keeps one
+  // of the coordinates above 0.
+  EXPECT_EQ(rowsAbove("out[0] = in[blockIdx.y * w * 16 + threadIdx.y * w + "
+                      "16 * blockIdx.x - 1];\n"
+                      "if (col > 0) out[0] = in[row * w + col - 1];\n"
+                      "out[0] = in[(row + 1) * w + col - 1];"),
+            Rows({"-1: blockIdx.y threadIdx.y blockIdx.x"}));
   // Not one row up from a row that can be the first: a halo offset, a
   // width that scales no coordinate, another width, a loaded row.
   EXPECT_EQ(rowsAbove("out[0] = in[(row + 1) * w + col - w];\n"
