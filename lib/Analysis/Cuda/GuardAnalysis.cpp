@@ -135,6 +135,11 @@ struct Fact {
   /// No bound; an Assigned value or a flag alone is not one.
   bool empty() const { return !UpperSlack && !ConstUpper && !Lower; }
   bool isFlag() const { return WhenTrue || KnownFalse; }
+  /// A combination that does not hold here: not every `Value == Constant`
+  /// of the list (the false edge of `ty == 0 && tx == 0`). Once all but one
+  /// hold, the last one does not. Keyed by the condition.
+  llvm::SmallVector<std::pair<const Expr *, int64_t>, 2> Excluded;
+  bool isExclusion() const { return !Excluded.empty(); }
 };
 
 using FactSet = llvm::SmallVector<Fact, 4>;
@@ -224,8 +229,14 @@ public:
     return true;
   }
   void edge(const CFGBlock &Block, unsigned Edge, FactSet &Facts) {
-    if (const Expr *Cond = branchCondition(Block))
+    if (const Expr *Cond = branchCondition(Block)) {
       assume(Cond, Edge == 0, Facts, 0);
+      // The CFG splits `a == 0 && b == 0` into a block per operand; every
+      // false edge out of it knows the whole is false.
+      if (const BinaryOperator *Chain = conjunctionOf(Block); Chain && Edge)
+        addExclusion(*Chain, Facts);
+      resolveExclusions(Facts);
+    }
   }
   bool join(FactSet &Into, const FactSet &Incoming) {
     FactSet Met = meet(Into, Incoming);
@@ -247,6 +258,26 @@ private:
                 FactSet &Facts);
   Fact &factFor(const Expr *Value, FactSet &Facts);
   void kill(const VarDecl *Var, FactSet &Facts);
+  /// Assumes `Value != Constant`.
+  void assumeNotEqual(const Expr *Value, int64_t Constant, const Expr *Guard,
+                      FactSet &Facts);
+  /// The `&&` that \p Block branches on, whole (an `if` condition) or by
+  /// its left operand (the block of `a` in `a && b`).
+  static const BinaryOperator *conjunctionOf(const CFGBlock &Block) {
+    const Stmt *Terminator = Block.getTerminatorStmt();
+    if (const auto *And = dyn_cast_or_null<BinaryOperator>(Terminator);
+        And && And->getOpcode() == BO_LAnd)
+      return And;
+    const auto *Cond = dyn_cast_or_null<Expr>(
+        const_cast<CFGBlock &>(Block).getTerminatorCondition(false));
+    const auto *And =
+        Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()) : nullptr;
+    return And && And->getOpcode() == BO_LAnd ? And : nullptr;
+  }
+  /// The false edge of `a == c && b == d`: records that not both hold.
+  void addExclusion(const BinaryOperator &Conjunction, FactSet &Facts);
+  /// Applies the exclusions all but one of whose equalities now hold.
+  void resolveExclusions(FactSet &Facts);
   /// A new value for the flag \p Var (see Fact::WhenTrue).
   void defineFlag(const clang::VarDecl *Var, const Expr *Value, const Expr *Ref,
                   FactSet &Facts);
@@ -414,7 +445,9 @@ const Fact *GuardDataflow::find(const Expr *E, const FactSet &Facts) const {
   FactKey Key = keyOf(E);
   for (const Fact &F : Facts)
     if (F.Key == Key)
-      return F.empty() && (F.Assigned || F.isFlag()) ? nullptr : &F;
+      return F.empty() && (F.Assigned || F.isFlag() || F.isExclusion())
+                 ? nullptr
+                 : &F;
   return nullptr;
 }
 
@@ -604,6 +637,83 @@ void GuardDataflow::addLower(const Expr *Value, int64_t Lower,
   }
 }
 
+void GuardDataflow::assumeNotEqual(const Expr *Value, int64_t Constant,
+                                   const Expr *Guard, FactSet &Facts) {
+  // `i != 0` past `i == 0 ? ... : a[i - 1]` or `if (i == 0) return;`: a
+  // value that is never negative is then at least 1 (thread indexes count
+  // as never negative, as judge() takes them).
+  const Expr *Stripped = stripIndexCasts(Value);
+  ValueOrigin Origin = Provenance.originOf(Stripped);
+  bool NonNegative = Stripped->getType()->isUnsignedIntegerType() ||
+                     (Origin.isThreadDependent() && !Origin.isLoaded() &&
+                      !Origin.isFromFloat());
+  if (Constant == 0 && NonNegative)
+    addLower(Value, 1, Guard, Facts);
+}
+
+void GuardDataflow::addExclusion(const BinaryOperator &Conjunction,
+                                 FactSet &Facts) {
+  llvm::SmallVector<const Expr *, 4> Operands;
+  std::function<void(const Expr *)> Flatten = [&](const Expr *E) {
+    E = stripIndexCasts(E);
+    if (const auto *And = dyn_cast<BinaryOperator>(E);
+        And && And->getOpcode() == BO_LAnd) {
+      Flatten(And->getLHS());
+      Flatten(And->getRHS());
+      return;
+    }
+    Operands.push_back(E);
+  };
+  Flatten(&Conjunction);
+  Fact Exclusion;
+  for (const Expr *Operand : Operands) {
+    const auto *Equal = dyn_cast<BinaryOperator>(Operand);
+    if (!Equal || Equal->getOpcode() != BO_EQ)
+      return;
+    const Expr *Value = Equal->getLHS();
+    std::optional<int64_t> Constant = integerConstant(Equal->getRHS(), Context);
+    if (!Constant) {
+      Value = Equal->getRHS();
+      Constant = integerConstant(Equal->getLHS(), Context);
+    }
+    if (!Constant || !needsBound(stripIndexCasts(Value)))
+      return;
+    Exclusion.Excluded.emplace_back(Value, *Constant);
+    collectReadVariables(Value, Exclusion.Reads);
+  }
+  if (Exclusion.Excluded.size() < 2)
+    return;
+  Exclusion.Key = keyOf(&Conjunction);
+  Exclusion.LowerGuard = &Conjunction;
+  if (llvm::none_of(Facts,
+                    [&](const Fact &F) { return F.Key == Exclusion.Key; }))
+    Facts.push_back(std::move(Exclusion));
+}
+
+void GuardDataflow::resolveExclusions(FactSet &Facts) {
+  auto Holds = [&](const Expr *Value, int64_t Constant) {
+    const Fact *F = find(Value, Facts);
+    return F && F->Lower && *F->Lower >= Constant && F->ConstUpper &&
+           *F->ConstUpper <= Constant + 1;
+  };
+  // `else if (ty == 0)` after `if (ty == 0 && tx == 0)`: tx != 0.
+  for (size_t I = 0; I < Facts.size(); ++I) {
+    if (!Facts[I].isExclusion())
+      continue;
+    auto Excluded = Facts[I].Excluded;
+    const Expr *Guard = Facts[I].LowerGuard;
+    const std::pair<const Expr *, int64_t> *Open = nullptr;
+    unsigned OpenCount = 0;
+    for (const auto &Pair : Excluded)
+      if (!Holds(Pair.first, Pair.second)) {
+        Open = &Pair;
+        ++OpenCount;
+      }
+    if (OpenCount == 1)
+      assumeNotEqual(Open->first, Open->second, Guard, Facts);
+  }
+}
+
 void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
   auto ReadsVar = [&](const Fact &F) {
     return F.Key.Var == Var || llvm::is_contained(F.Reads, Var);
@@ -617,7 +727,7 @@ void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
       F.WhenTrue = std::move(Kept);
     }
   llvm::erase_if(Facts, [](const Fact &F) {
-    return F.empty() && !F.Assigned && !F.isFlag();
+    return F.empty() && !F.Assigned && !F.isFlag() && !F.isExclusion();
   });
 }
 
@@ -713,6 +823,10 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
     assume(BO->getRHS(), Truth, Facts, Depth + 1);
     return;
   }
+  if (Op == BO_LAnd && !Truth) {
+    addExclusion(*BO, Facts);
+    return;
+  }
   if (!BO->isComparisonOp())
     return;
   if (!Truth)
@@ -745,19 +859,10 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
         addLower(Value, *Constant, Guard, Facts);
       }
       break;
-    case BO_NE: {
-      // `i != 0` past `i == 0 ? ... : a[i - 1]` or `if (i == 0) return;`:
-      // a value that is never negative is then at least 1 (thread indexes
-      // count as never negative, as judge() takes them).
-      const Expr *Stripped = stripIndexCasts(Value);
-      ValueOrigin Origin = Provenance.originOf(Stripped);
-      bool NonNegative = Stripped->getType()->isUnsignedIntegerType() ||
-                         (Origin.isThreadDependent() && !Origin.isLoaded() &&
-                          !Origin.isFromFloat());
-      if (Constant && *Constant == 0 && NonNegative)
-        addLower(Value, 1, Guard, Facts);
+    case BO_NE:
+      if (Constant)
+        assumeNotEqual(Value, *Constant, Guard, Facts);
       break;
-    }
     default:
       break;
     }
@@ -1857,7 +1962,7 @@ static FactSet meet(const FactSet &A, const FactSet &B) {
     else if (F.WhenTrue && G->WhenTrue)
       M.WhenTrue = std::make_shared<FactSet>(
           meet(*carriedAcrossJoin(F, A), *carriedAcrossJoin(*G, B)));
-    if (!M.empty() || M.Assigned || M.isFlag())
+    if (!M.empty() || M.Assigned || M.isFlag() || M.isExclusion())
       Result.push_back(std::move(M));
   }
   return Result;

@@ -279,6 +279,34 @@ __global__ void exclusiveScan(int *out, const int *in) {
   out[threadIdx.x] = threadIdx.x == 0 ? 0 : in[threadIdx.x - 1];
 }
 
+// An else-if chain that handles the corners first: past `ty == 0 && tx ==
+// 0`, `ty == 0` leaves tx at least 1. A corner the chain forgot is found.
+__global__ void tileNeighbours(float *out, const float *in) {
+  __shared__ float tile[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = *in;
+  __syncthreads();
+  float west = 0.0f;
+  if (ty == 0 && tx == 0)
+    west = 1.0f;
+  else if (ty == 15 && tx == 0)
+    west = 2.0f;
+  else if (ty == 0)
+    west = tile[ty][tx - 1];
+  else if (ty == 15)
+    west = tile[ty][tx - 1];
+  else if (tx != 0)
+    west = tile[ty][tx - 1];
+  *out = west;
+  if (ty == 0 && tx == 0)
+    west = 1.0f;
+  else if (ty == 15)
+    west = tile[ty][tx - 1];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: index 'tx - 1' of 'tile[ty][tx - 1]' is negative when 'tx' is 0; no guard bounds 'tx' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-20]]:7: note: 'tx' is computed here from 'threadIdx.x'
+  *out += west;
+}
+
 // A clamp in a branch: both edges agree on `i <= n - 1` at the join.
 __global__ void clampInABranch(float *out, const float *in, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

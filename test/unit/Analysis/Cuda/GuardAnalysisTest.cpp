@@ -167,6 +167,33 @@ TEST(GuardAnalysisTest, FlagsCarryGuards) {
             Lines({6}));
 }
 
+TEST(GuardAnalysisTest, ElseIfChainsExcludeCombinations) {
+  const char *Tile = "__shared__ float tile[16][16];\n"
+                     "int tx = threadIdx.x, ty = threadIdx.y;\n";
+  // Past `ty == 0 && tx == 0`, `ty == 0` (or `ty == 15` past the other
+  // corner) leaves tx != 0.
+  EXPECT_EQ(unguardedLines(std::string(Tile) +
+                           "if (ty == 0 && tx == 0) out[0] = 1;\n"
+                           "else if (15 == ty && tx == 0) out[0] = 2;\n"
+                           "else if (ty == 0) out[0] = tile[ty][tx - 1];\n"
+                           "else if (ty == 15) out[0] = tile[ty][tx - 1];"),
+            Lines());
+  // Only the corner that was excluded.
+  EXPECT_EQ(unguardedLines(std::string(Tile) +
+                           "if (ty == 0 && tx == 0) out[0] = 1;\n"
+                           "else if (ty == 15) out[0] = tile[ty][tx - 1];\n"
+                           "if (ty == 0 && tx < 4) out[0] = 1;\n"
+                           "else if (ty == 0) out[0] = tile[ty][tx - 1];"),
+            Lines({4, 6}));
+  // A variable that changes in between is no longer excluded.
+  EXPECT_EQ(unguardedLines(std::string(Tile) +
+                           "int c = tx;\n"
+                           "if (ty == 0 && c == 0) return;\n"
+                           "c = ty;\n"
+                           "if (ty == 0) out[0] = tile[ty][c - 1];"),
+            Lines({6}));
+}
+
 TEST(GuardAnalysisTest, WholeExpressionGuard) {
   EXPECT_EQ(unguardedLines("if (blockIdx.x * blockDim.x + threadIdx.x < n)\n"
                            "  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
