@@ -278,9 +278,8 @@ private:
   void addExclusion(const BinaryOperator &Conjunction, FactSet &Facts);
   /// Applies the exclusions all but one of whose equalities now hold.
   void resolveExclusions(FactSet &Facts);
-  /// A new value for the flag \p Var (see Fact::WhenTrue).
-  void defineFlag(const clang::VarDecl *Var, const Expr *Value, const Expr *Ref,
-                  FactSet &Facts);
+  /// \p Value assigned to the flag that \p Ref names (see Fact::WhenTrue).
+  void defineFlag(const Expr *Value, const Expr *Ref, FactSet &Facts);
   static FactSet withoutFlags(const FactSet &Facts);
   /// Assumes the flag \p Cond is \p Truth: adds what it carries. False when
   /// \p Cond is not a flag with a fact here.
@@ -731,8 +730,8 @@ void GuardDataflow::kill(const VarDecl *Var, FactSet &Facts) {
   });
 }
 
-void GuardDataflow::defineFlag(const VarDecl *Var, const Expr *Value,
-                               const Expr *Ref, FactSet &Facts) {
+void GuardDataflow::defineFlag(const Expr *Value, const Expr *Ref,
+                               FactSet &Facts) {
   Fact Flag;
   Flag.Key = keyOf(Ref);
   if (std::optional<int64_t> Constant = integerConstant(Value, Context)) {
@@ -1780,7 +1779,7 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
     if (!Value)
       return;
     if (Var->getType()->isBooleanType() && Reassigned.contains(Var)) {
-      defineFlag(Var, Value, Ref, Facts);
+      defineFlag(Value, Ref, Facts);
       return;
     }
     // `if (i > n - 1) i = n - 1;`: a value that needs no bound of its own is
