@@ -166,9 +166,9 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
                   : IndexText);
     return;
   case IndexProblemKind::NegativeOffset:
-    if (!Problem.RowCoordinates.empty()) {
+    if (!Problem.OriginCoordinates.empty()) {
       std::vector<std::string> Coordinates;
-      for (const Expr *Coordinate : Problem.RowCoordinates)
+      for (const Expr *Coordinate : Problem.OriginCoordinates)
         Coordinates.push_back(quoteSource(Coordinate, Context));
       if (!Problem.RowWidth) {
         diag(Loc, "index '%0' of '%1' is %2 where %3 %select{is|are}4 0; no "

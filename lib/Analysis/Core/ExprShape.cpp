@@ -105,6 +105,18 @@ void flattenSum(const Expr *E, const ASTContext &Context,
   Terms.push_back(E);
 }
 
+void flattenChain(const Expr *E, BinaryOperatorKind Op,
+                  llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == Op) {
+    flattenChain(BO->getLHS(), Op, Out);
+    flattenChain(BO->getRHS(), Op, Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
 bool isSameValue(const Expr *A, const Expr *B, const ASTContext &Context) {
   if (!A || !B)
     return false;

@@ -64,6 +64,11 @@ void flattenSum(const clang::Expr *E, const clang::ASTContext &Context,
                 llvm::SmallVectorImpl<const clang::Expr *> &Terms,
                 int64_t &Constant);
 
+/// The operands of a chain of \p Op, left to right, parentheses and
+/// implicit casts stripped: `a`, `b`, `c` of `a && (b && c)`.
+void flattenChain(const clang::Expr *E, clang::BinaryOperatorKind Op,
+                  llvm::SmallVectorImpl<const clang::Expr *> &Out);
+
 /// The condition \p S branches or loops on: of an `if`, `while`, `do`,
 /// `for` or `?:`; null for any other statement.
 const clang::Expr *conditionOf(const clang::Stmt *S);

@@ -45,19 +45,6 @@ bool increments(const Stmt *S, const VarDecl *Var, const ASTContext &Context) {
   return false;
 }
 
-/// The operands of a chain of \p Op, left to right: `a && b && c`.
-void flattenChain(const Expr *E, BinaryOperatorKind Op,
-                  llvm::SmallVectorImpl<const Expr *> &Out) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == Op) {
-    flattenChain(BO->getLHS(), Op, Out);
-    flattenChain(BO->getRHS(), Op, Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
 /// The subscripts and comparisons under an operand, outside lambdas.
 struct OperandParts : RecursiveASTVisitor<OperandParts> {
   llvm::SmallVector<const ArraySubscriptExpr *, 2> Reads;

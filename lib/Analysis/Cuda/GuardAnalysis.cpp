@@ -317,10 +317,6 @@ private:
                                                 const FactSet &Facts) const;
   /// The offset a local pointer was set to from another pointer, once.
   const Expr *pointerOffsetOf(const Expr *Base) const;
-  /// `index - w` where every term of `index` is 0 for the first thread of
-  /// the first block and one is scaled by `w`: the row above, negative for
-  /// the first row of threads, which every launch has, unless a guard keeps
-  /// a coordinate of that row term above 0.
   /// A sum whose terms are all 0 for the first thread of the first block,
   /// plus a negative constant (`cols * ty + BS * bx - 1`): below zero
   /// there unless a guard keeps a coordinate above 0.
@@ -333,6 +329,10 @@ private:
   OriginTerm
   classifyOriginTerm(const Expr *Term, const FactSet &Facts,
                      llvm::SmallVectorImpl<const Expr *> &Named) const;
+  /// `index - w` where every term of `index` is 0 for the first thread of
+  /// the first block and one is scaled by `w`: the row above, negative for
+  /// the first row of threads, which every launch has, unless a guard keeps
+  /// a coordinate of that row term above 0.
   std::optional<IndexProblem> rowAboveTheFirst(const BinaryOperator &Difference,
                                                int64_t Offset,
                                                const FactSet &Facts) const;
@@ -653,17 +653,7 @@ void GuardDataflow::assumeNotEqual(const Expr *Value, int64_t Constant,
 void GuardDataflow::addExclusion(const BinaryOperator &Conjunction,
                                  FactSet &Facts) {
   llvm::SmallVector<const Expr *, 4> Operands;
-  std::function<void(const Expr *)> Flatten = [&](const Expr *E) {
-    E = stripIndexCasts(E);
-    if (const auto *And = dyn_cast<BinaryOperator>(E);
-        And && And->getOpcode() == BO_LAnd) {
-      Flatten(And->getLHS());
-      Flatten(And->getRHS());
-      return;
-    }
-    Operands.push_back(E);
-  };
-  Flatten(&Conjunction);
+  flattenChain(&Conjunction, BO_LAnd, Operands);
   Fact Exclusion;
   for (const Expr *Operand : Operands) {
     const auto *Equal = dyn_cast<BinaryOperator>(Operand);
@@ -1610,7 +1600,7 @@ GuardDataflow::negativeAtOrigin(const Expr *Sum, int64_t Offset,
     return std::nullopt;
   IndexProblem Problem;
   for (const Expr *Term : Terms)
-    if (classifyOriginTerm(Term, Facts, Problem.RowCoordinates) !=
+    if (classifyOriginTerm(Term, Facts, Problem.OriginCoordinates) !=
         OriginTerm::Unguarded)
       return std::nullopt;
   if (const Fact *F = find(Sum, Facts); F && F->Lower)
@@ -1651,12 +1641,12 @@ GuardDataflow::rowAboveTheFirst(const BinaryOperator &Difference,
     }
     llvm::SmallVector<const Expr *, 2> Ignored;
     OriginTerm Kind = classifyOriginTerm(
-        Term, Facts, ScaledByWidth ? Problem.RowCoordinates : Ignored);
+        Term, Facts, ScaledByWidth ? Problem.OriginCoordinates : Ignored);
     if (Kind == OriginTerm::NonZero ||
         (ScaledByWidth && Kind == OriginTerm::Guarded))
       return std::nullopt;
   }
-  if (Problem.RowCoordinates.empty())
+  if (Problem.OriginCoordinates.empty())
     return std::nullopt;
   // A guard on the whole difference, or on what it is subtracted from.
   if (const Fact *F = find(&Difference, Facts); F && F->Lower)
@@ -1948,7 +1938,6 @@ static FactSet meet(const FactSet &A, const FactSet &B) {
         M.Reads.push_back(Var);
     if (F.Assigned != G->Assigned)
       M.Assigned = nullptr;
-    // A flag false on one side carries what the other side's truth does.
     // A flag true after the join came from a side where it was true: what
     // it carried there and what held there. False on one side, it carries
     // the other side's.

@@ -101,7 +101,7 @@ struct IndexProblem {
   /// when it steps one row up (`index - cols`), the row width subtracted.
   /// Only the coordinates of the row term are named then.
   const clang::Expr *RowWidth = nullptr;
-  llvm::SmallVector<const clang::Expr *, 2> RowCoordinates;
+  llvm::SmallVector<const clang::Expr *, 2> OriginCoordinates;
   /// An OffsetNotCovered offset that stays inside the vector the index
   /// steps by (`dst[idx + k]`, `k < 4`, `idx` a multiple of 4): out of
   /// bounds only when the bound is not a multiple of the vector width.

@@ -293,13 +293,13 @@ std::vector<std::string> rowsAbove(const std::string &Body) {
   for (const UnguardedAccess &Finding :
        findUnguardedAccesses(*Function, Context, Provenance, {}))
     for (const IndexProblem &Problem : Finding.Problems) {
-      if (Problem.RowCoordinates.empty())
+      if (Problem.OriginCoordinates.empty())
         continue;
       std::string Row =
           (Problem.RowWidth ? quoteSource(Problem.RowWidth, Context)
                             : std::to_string(Problem.Offset)) +
           ":";
-      for (const clang::Expr *Coordinate : Problem.RowCoordinates)
+      for (const clang::Expr *Coordinate : Problem.OriginCoordinates)
         Row += " " + quoteSource(Coordinate, Context);
       Rows.push_back(Row);
     }
