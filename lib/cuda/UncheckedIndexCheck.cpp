@@ -170,22 +170,16 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
       std::vector<std::string> Coordinates;
       for (const Expr *Coordinate : Problem.OriginCoordinates)
         Coordinates.push_back(quoteSource(Coordinate, Context));
-      if (!Problem.RowWidth) {
-        diag(Loc, "index '%0' of '%1' is %2 where %3 %select{is|are}4 0; no "
-                  "guard bounds %3 from below")
-            << IndexText << AccessText << std::to_string(Problem.Offset)
-            << joinQuoted(Coordinates)
-            << static_cast<unsigned>(Coordinates.size() > 1)
-            << Index->getSourceRange();
-        break;
-      }
       // The columns of a row are below its width, so one row up from the
       // first row is below zero.
-      diag(Loc, "index '%0' of '%1' subtracts '%2' from a row offset that "
-                "is 0 where %3 %select{is|are}4 0; no guard bounds %3 from "
-                "below")
-          << IndexText << AccessText << quoteSource(Problem.RowWidth, Context)
-          << joinQuoted(Coordinates)
+      bool RowAbove = Problem.RowWidth != nullptr;
+      diag(Loc, "index '%0' of '%1' %select{is %2|subtracts '%2' from a row "
+                "offset that is 0}3 where %4 %select{is|are}5 0; no guard "
+                "bounds %4 from below")
+          << IndexText << AccessText
+          << (RowAbove ? quoteSource(Problem.RowWidth, Context)
+                       : std::to_string(Problem.Offset))
+          << static_cast<unsigned>(RowAbove) << joinQuoted(Coordinates)
           << static_cast<unsigned>(Coordinates.size() > 1)
           << Index->getSourceRange();
     } else if (Problem.Offset == -1)

@@ -148,10 +148,9 @@ bool isFractionOf(const Expr *Part, const Expr *Whole,
     return false;
   // Truncation keeps a fraction of a whole below it: `(int)(0.8f * n)`.
   Part = Part->IgnoreParenCasts();
-  if (const VarDecl *Var = asLocalVariable(Part);
-      MayChange && Var && !isa<ParmVarDecl>(Var) && Var->getInit() &&
-      !MayChange->contains(Var))
-    Part = Var->getInit()->IgnoreParenCasts();
+  if (const Expr *Init =
+          MayChange ? unchangedInitializer(Part, *MayChange) : nullptr)
+    Part = Init->IgnoreParenCasts();
   const auto *Op = dyn_cast<BinaryOperator>(Part);
   if (!Op)
     return false;
@@ -212,6 +211,29 @@ const Expr *conditionOf(const Stmt *S) {
   if (const auto *Conditional = dyn_cast_or_null<ConditionalOperator>(S))
     return Conditional->getCond();
   return nullptr;
+}
+
+const Expr *
+unchangedInitializer(const Expr *E,
+                     const llvm::SmallPtrSetImpl<const VarDecl *> &MayChange) {
+  const VarDecl *Var = E ? asLocalVariable(stripIndexCasts(E)) : nullptr;
+  if (!Var || isa<ParmVarDecl>(Var) || MayChange.contains(Var) ||
+      !Var->getInit() || Var->getType()->isReferenceType())
+    return nullptr;
+  return Var->getInit();
+}
+
+void collectLoopCounters(
+    const Stmt *Body, llvm::DenseMap<const VarDecl *, const ForStmt *> &Out) {
+  if (!Body)
+    return;
+  if (const auto *For = dyn_cast<ForStmt>(Body))
+    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+        Init && Init->isSingleDecl())
+      if (const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl()))
+        Out[Var] = For;
+  for (const Stmt *Child : Body->children())
+    collectLoopCounters(Child, Out);
 }
 
 void collectAssignedVariables(const Stmt *Body,

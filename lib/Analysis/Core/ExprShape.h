@@ -12,6 +12,7 @@
 #define GPUGUARD_ANALYSIS_CORE_EXPRSHAPE_H
 
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
@@ -82,6 +83,21 @@ const clang::Expr *conditionOf(const clang::Stmt *S);
 void collectAssignedVariables(
     const clang::Stmt *Body,
     llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
+
+/// The initialiser of the local variable \p E names, when \p MayChange (see
+/// collectAssignedVariables()) does not hold it: the value the local has
+/// wherever it is read. Null for parameters (what they hold comes from the
+/// call, not from a default argument), references, and locals declared
+/// without an initialiser.
+const clang::Expr *unchangedInitializer(
+    const clang::Expr *E,
+    const llvm::SmallPtrSetImpl<const clang::VarDecl *> &MayChange);
+
+/// Adds to \p Out each variable declared alone in the init of a `for` loop
+/// in \p Body, with its loop: the counters whose range the loop decides.
+void collectLoopCounters(
+    const clang::Stmt *Body,
+    llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> &Out);
 
 /// Whether \p A and \p B are the same expression once value-preserving casts
 /// are stripped: the same variables, members, constants and operators.

@@ -144,19 +144,6 @@ struct Fact {
 
 using FactSet = llvm::SmallVector<Fact, 4>;
 
-void collectCounterLoops(
-    const Stmt *S, llvm::DenseMap<const VarDecl *, const ForStmt *> &Out) {
-  if (!S)
-    return;
-  if (const auto *For = dyn_cast<ForStmt>(S))
-    if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit()))
-      if (Init->isSingleDecl())
-        if (const auto *Var = dyn_cast<VarDecl>(Init->getSingleDecl()))
-          Out[Var] = For;
-  for (const Stmt *Child : S->children())
-    collectCounterLoops(Child, Out);
-}
-
 static FactSet meet(const FactSet &A, const FactSet &B);
 static bool sameFacts(const FactSet &A, const FactSet &B);
 
@@ -214,7 +201,7 @@ public:
         IndexParameters(IndexParameters.begin(), IndexParameters.end()),
         HelperDepth(HelperDepth) {
     collectAssignedVariables(Function.getBody(), Reassigned);
-    collectCounterLoops(Function.getBody(), CounterLoops);
+    collectLoopCounters(Function.getBody(), CounterLoops);
     collectRangeArrays();
   }
 
@@ -388,7 +375,7 @@ private:
   const Expr *bound(const Expr *E) const;
   llvm::DenseMap<const FunctionDecl *, std::vector<HelperSink>> Sinks;
   DereferencedParameters Dereferenced{Context};
-  UnrolledStrideLoops Unrolled{Function, Context};
+  UnrolledStrideLoops Unrolled{Function, Context, Reassigned, CounterLoops};
   /// Set while judging a block-local index into block-sized storage: only
   /// its lower bound is in question.
   mutable bool UpperTrusted = false;
@@ -433,11 +420,7 @@ const Expr *GuardDataflow::comparedBound(const Expr *Guard,
 /// bound kept in it can be read through (`bool ok = i < n;`,
 /// `int last = n - 1;`).
 const Expr *GuardDataflow::unchangedInit(const Expr *E) const {
-  const VarDecl *Var = asLocalVariable(stripIndexCasts(E));
-  if (!Var || Reassigned.count(Var) || !Var->getInit() ||
-      Var->getType()->isReferenceType())
-    return nullptr;
-  return Var->getInit();
+  return unchangedInitializer(E, Reassigned);
 }
 
 const Fact *GuardDataflow::find(const Expr *E, const FactSet &Facts) const {
@@ -1662,11 +1645,10 @@ GuardDataflow::rowAboveTheFirst(const BinaryOperator &Difference,
 }
 
 const Expr *GuardDataflow::pointerOffsetOf(const Expr *Base) const {
-  const VarDecl *Var = asLocalVariable(Base->IgnoreParenImpCasts());
-  if (!Var || isa<ParmVarDecl>(Var) || !Var->getType()->isPointerType() ||
-      Reassigned.count(Var) || !Var->getInit())
+  const Expr *Init = unchangedInitializer(Base, Reassigned);
+  if (!Init || !Base->IgnoreParenImpCasts()->getType()->isPointerType())
     return nullptr;
-  if (auto Sum = splitPointerSum(Var->getInit(), /*AddressOfElement=*/true))
+  if (auto Sum = splitPointerSum(Init, /*AddressOfElement=*/true))
     return Sum->second;
   return nullptr;
 }

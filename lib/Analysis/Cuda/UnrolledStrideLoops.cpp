@@ -47,20 +47,13 @@ bool arePairOf(const Expr *A, const Expr *B, BuiltinVariable KindA,
   return false;
 }
 
-void collectLoops(
-    const Stmt *S, llvm::DenseMap<const Expr *, const ForStmt *> &ByGuard,
-    llvm::DenseMap<const ForStmt *, const Stmt *> &Preceding,
-    llvm::DenseMap<const VarDecl *, const ForStmt *> &CounterLoops,
-    const ASTContext &Context) {
+void collectLoops(const Stmt *S,
+                  llvm::DenseMap<const Expr *, const ForStmt *> &ByGuard,
+                  llvm::DenseMap<const ForStmt *, const Stmt *> &Preceding) {
   if (!S)
     return;
-  if (const auto *For = dyn_cast<ForStmt>(S)) {
-    if (For->getCond())
-      ByGuard[stripIndexCasts(For->getCond())] = For;
-    if (std::optional<CountedLoop> Shape = countedLoop(*For, Context);
-        Shape && isa_and_nonnull<DeclStmt>(For->getInit()))
-      CounterLoops[Shape->Counter] = For;
-  }
+  if (const auto *For = dyn_cast<ForStmt>(S); For && For->getCond())
+    ByGuard[stripIndexCasts(For->getCond())] = For;
   if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
     const Stmt *Previous = nullptr;
     for (const Stmt *Child : Block->body()) {
@@ -70,27 +63,26 @@ void collectLoops(
     }
   }
   for (const Stmt *Child : S->children())
-    collectLoops(Child, ByGuard, Preceding, CounterLoops, Context);
+    collectLoops(Child, ByGuard, Preceding);
 }
 
 } // namespace
 
-UnrolledStrideLoops::UnrolledStrideLoops(const FunctionDecl &Function,
-                                         const ASTContext &Context)
-    : Context(Context) {
-  collectAssignedVariables(Function.getBody(), Reassigned);
-  collectLoops(Function.getBody(), LoopsByGuard, Preceding, CounterLoops,
-               Context);
+UnrolledStrideLoops::UnrolledStrideLoops(
+    const FunctionDecl &Function, const ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const VarDecl *> &Reassigned,
+    const llvm::DenseMap<const VarDecl *, const ForStmt *> &CounterLoops)
+    : Context(Context), Reassigned(Reassigned), CounterLoops(CounterLoops) {
+  collectLoops(Function.getBody(), LoopsByGuard, Preceding);
 }
 
 const Expr *UnrolledStrideLoops::resolve(const Expr *E) const {
   E = stripIndexCasts(E);
   for (int Step = 0; E && Step < 4; ++Step) {
-    const VarDecl *Var = asLocalVariable(E);
-    if (!Var || isa<ParmVarDecl>(Var) || Reassigned.count(Var) ||
-        !Var->getInit() || Var->getType()->isReferenceType())
+    const Expr *Init = unchangedInitializer(E, Reassigned);
+    if (!Init)
       break;
-    E = stripIndexCasts(Var->getInit());
+    E = stripIndexCasts(Init);
   }
   return E;
 }
@@ -120,7 +112,8 @@ bool UnrolledStrideLoops::isLaneBelow(const Expr *Lane,
   const ForStmt *Loop = Var ? CounterLoops.lookup(Var) : nullptr;
   std::optional<CountedLoop> Shape =
       Loop ? countedLoop(*Loop, Context) : std::nullopt;
-  return Shape && Shape->Test == BO_LT && Shape->Step.value_or(0) > 0 &&
+  return Shape && Shape->Counter == Var && Shape->Test == BO_LT &&
+         Shape->Step.value_or(0) > 0 &&
          integerConstant(Shape->Start, Context).value_or(-1) >= 0 &&
          same(Shape->Bound, Lanes);
 }

@@ -38,8 +38,15 @@ namespace gpuguard {
 
 class UnrolledStrideLoops {
 public:
-  UnrolledStrideLoops(const clang::FunctionDecl &Function,
-                      const clang::ASTContext &Context);
+  /// \p Reassigned holds the locals of \p Function that change after their
+  /// declaration (collectAssignedVariables()), \p CounterLoops the loop that
+  /// declares each counter (collectLoopCounters()); both are read when
+  /// asked, not when built, so they may be filled after.
+  UnrolledStrideLoops(
+      const clang::FunctionDecl &Function, const clang::ASTContext &Context,
+      const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Reassigned,
+      const llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *>
+          &CounterLoops);
 
   /// Whether \p Counter plus \p LaneOffset stays below the limit that \p
   /// Guard tests \p Counter against, because \p Guard is the condition of
@@ -67,13 +74,13 @@ private:
                           const clang::Expr *Stride) const;
 
   const clang::ASTContext &Context;
-  llvm::SmallPtrSet<const clang::VarDecl *, 16> Reassigned;
+  const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Reassigned;
+  const llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *>
+      &CounterLoops;
   /// Every `for` loop by its condition (casts stripped).
   llvm::DenseMap<const clang::Expr *, const clang::ForStmt *> LoopsByGuard;
   /// The statement just before each `for` loop in its block.
   llvm::DenseMap<const clang::ForStmt *, const clang::Stmt *> Preceding;
-  /// The `for` loop whose init declares each counter.
-  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> CounterLoops;
 };
 
 } // namespace gpuguard

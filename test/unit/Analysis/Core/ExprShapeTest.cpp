@@ -196,6 +196,45 @@ TEST_F(ExprShapeTest, CountedLoopShapes) {
   EXPECT_FALSE(Shape("for (;;)"));
 }
 
+TEST_F(ExprShapeTest, UnchangedInitializersAndLoopCounters) {
+  Unit = parseCuda("__device__ int f(int a, int n = 256) {\n"
+                   "  int k = a * 2;\n"
+                   "  int &r = a;\n"
+                   "  int m = 3;\n"
+                   "  m += 1;\n"
+                   "  int u;\n"
+                   "  for (int i = 0; i < n; ++i) {}\n"
+                   "  for (int p = 0, q = 0; p < n; ++p) {}\n"
+                   "  return k + n + r + m + u;\n"
+                   "}\n");
+  ASSERT_TRUE(Unit);
+  const clang::FunctionDecl *Function = findFunction(context(), "f");
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> MayChange;
+  collectAssignedVariables(Function->getBody(), MayChange);
+  const auto *Body = llvm::cast<clang::CompoundStmt>(Function->getBody());
+  const auto *Return = llvm::cast<clang::ReturnStmt>(Body->body_back());
+  llvm::SmallVector<const clang::Expr *, 5> Terms;
+  int64_t Constant = 0;
+  flattenSum(Return->getRetValue(), context(), Terms, Constant);
+  ASSERT_EQ(Terms.size(), 5u);
+  auto InitText = [&](const clang::Expr *Term) -> std::string {
+    const clang::Expr *Init = unchangedInitializer(Term, MayChange);
+    return Init ? quoteSource(Init, context()) : "<none>";
+  };
+  EXPECT_EQ(InitText(Terms[0]), "a * 2");
+  // A parameter holds what the call passes, not its default argument.
+  EXPECT_EQ(InitText(Terms[1]), "<none>");
+  // A reference, a reassigned local and one without an initialiser.
+  EXPECT_EQ(InitText(Terms[2]), "<none>");
+  EXPECT_EQ(InitText(Terms[3]), "<none>");
+  EXPECT_EQ(InitText(Terms[4]), "<none>");
+
+  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> Counters;
+  collectLoopCounters(Function->getBody(), Counters);
+  ASSERT_EQ(Counters.size(), 1u);
+  EXPECT_EQ(Counters.begin()->first->getName(), "i");
+}
+
 TEST_F(ExprShapeTest, LoopsEnteredAtLeastOnce) {
   auto Enters = [&](const std::string &Loop) {
     const clang::ForStmt *For = firstLoop(Loop);

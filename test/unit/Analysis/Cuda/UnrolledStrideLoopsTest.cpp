@@ -48,7 +48,11 @@ bool lanesStayBelow(const std::string &Body) {
   EXPECT_TRUE(Found.MainLoop && Found.Counter && Found.Lane);
   if (!Found.MainLoop || !Found.Counter || !Found.Lane)
     return false;
-  UnrolledStrideLoops Loops(*Kernel, Context);
+  llvm::SmallPtrSet<const clang::VarDecl *, 16> Reassigned;
+  llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> CounterLoops;
+  collectAssignedVariables(Kernel->getBody(), Reassigned);
+  collectLoopCounters(Kernel->getBody(), CounterLoops);
+  UnrolledStrideLoops Loops(*Kernel, Context, Reassigned, CounterLoops);
   return Loops.keepsLaneBelowLimit(Found.MainLoop->getCond(), Found.Counter,
                                    Found.Lane->getInit());
 }
