@@ -9,6 +9,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -51,10 +52,10 @@ unsigned ComparedValues::profileOf(const Expr *E) const {
 void ComparedValues::recordBounded(const Expr *E, const Expr *Comparison) {
   E = stripIndexCasts(E);
   BoundedOperands.push_back(E);
-  // Visited in source order: the first comparison stays.
+  // Visited in source order: the first comparison comes first.
   if (const VarDecl *Var = asLocalVariable(E))
-    BoundedVariables.try_emplace(Var, Comparison);
-  BoundedProfiles.try_emplace(profileOf(E), Comparison);
+    BoundedVariables[Var].push_back(Comparison);
+  BoundedProfiles[profileOf(E)].push_back(Comparison);
 }
 
 void ComparedValues::recordZeroTested(const Expr *E) {
@@ -124,11 +125,22 @@ void ComparedValues::visit(const Stmt *S) {
 }
 
 const Expr *ComparedValues::boundingComparison(const Expr *E) const {
+  llvm::SmallVector<const Expr *, 4> All = boundingComparisons(E);
+  return All.empty() ? nullptr : All.front();
+}
+
+llvm::SmallVector<const Expr *, 4>
+ComparedValues::boundingComparisons(const Expr *E) const {
   E = stripIndexCasts(E);
+  llvm::SmallVector<const Expr *, 4> All;
   if (const VarDecl *Var = asLocalVariable(E))
-    if (const Expr *Comparison = boundingComparison(Var))
-      return Comparison;
-  return BoundedProfiles.lookup(profileOf(E));
+    if (auto It = BoundedVariables.find(Var); It != BoundedVariables.end())
+      All.append(It->second.begin(), It->second.end());
+  if (auto It = BoundedProfiles.find(profileOf(E)); It != BoundedProfiles.end())
+    for (const Expr *Comparison : It->second)
+      if (!llvm::is_contained(All, Comparison))
+        All.push_back(Comparison);
+  return All;
 }
 
 llvm::SmallVector<ComparedValues::StrictlyBelow, 4>

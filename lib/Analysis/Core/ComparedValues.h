@@ -41,8 +41,13 @@ public:
   /// question.
   const clang::Expr *boundingComparison(const clang::Expr *E) const;
   const clang::Expr *boundingComparison(const clang::VarDecl *Var) const {
-    return BoundedVariables.lookup(Var);
+    auto It = BoundedVariables.find(Var);
+    return It == BoundedVariables.end() ? nullptr : It->second.front();
   }
+  /// Every ordering comparison or clamp that \p E, or the local variable it
+  /// names, is an operand of, in source order: the variable's first.
+  llvm::SmallVector<const clang::Expr *, 4>
+  boundingComparisons(const clang::Expr *E) const;
 
   /// Every operand of an ordering comparison or clamp, in source order.
   llvm::ArrayRef<const clang::Expr *> boundedOperands() const {
@@ -77,9 +82,10 @@ private:
   unsigned profileOf(const clang::Expr *E) const;
 
   const clang::ASTContext &Context;
-  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> BoundedVariables;
+  using Comparisons = llvm::SmallVector<const clang::Expr *, 2>;
+  llvm::DenseMap<const clang::VarDecl *, Comparisons> BoundedVariables;
   llvm::SmallPtrSet<const clang::VarDecl *, 8> ZeroTestedVariables;
-  llvm::DenseMap<unsigned, const clang::Expr *> BoundedProfiles;
+  llvm::DenseMap<unsigned, Comparisons> BoundedProfiles;
   std::vector<const clang::Expr *> BoundedOperands;
   /// Every ordering comparison, in source order.
   std::vector<const clang::BinaryOperator *> OrderingComparisons;

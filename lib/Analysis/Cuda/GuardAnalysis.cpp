@@ -279,6 +279,7 @@ private:
   const Expr *assignedValue(const Expr *E, const FactSet &Facts) const;
   FactKey keyOf(const Expr *E) const;
   const Expr *comparedBound(const Expr *Guard, const Expr *Part) const;
+  std::optional<int64_t> writtenSize(const Expr *Guard, const Expr *Part) const;
   const Expr *unchangedInit(const Expr *E) const;
   bool needsBound(const Expr *E) const;
   IndexSource sourceOf(const Expr *E) const;
@@ -402,6 +403,20 @@ FactKey GuardDataflow::keyOf(const Expr *E) const {
 
 /// The side of \p Guard that \p Part is compared with (`n` in `j > n`), or
 /// null when the guard is not a comparison of \p Part.
+/// The size a constant bound was written from: 2048 in `j <= 2048 - 2`
+/// (`N - 2` with `#define N 2048`). Its author keeps room below it for an
+/// offset, as `j <= n - 2` does below `n`.
+std::optional<int64_t> GuardDataflow::writtenSize(const Expr *Guard,
+                                                  const Expr *Part) const {
+  const Expr *Bound = comparedBound(Guard, Part);
+  const auto *Minus =
+      Bound ? dyn_cast<BinaryOperator>(Bound->IgnoreParenImpCasts()) : nullptr;
+  if (!Minus || Minus->getOpcode() != BO_Sub ||
+      !integerConstant(Minus->getRHS(), Context))
+    return std::nullopt;
+  return integerConstant(Minus->getLHS(), Context);
+}
+
 const Expr *GuardDataflow::comparedBound(const Expr *Guard,
                                          const Expr *Part) const {
   const auto *Compare =
@@ -1083,7 +1098,11 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
     UpperOK = !GuardTooWeak;
   if (!UpperOK && F.ConstUpper)
     UpperOK =
-        CurrentExtent ? *F.ConstUpper + Offset <= *CurrentExtent : Offset <= 0;
+        CurrentExtent
+            ? *F.ConstUpper + Offset <= *CurrentExtent
+            : Offset <= 0 ||
+                  *F.ConstUpper + Offset <=
+                      writtenSize(F.UpperGuard, Part).value_or(*F.ConstUpper);
   if (!UpperOK) {
     if (!F.UpperSlack && !F.ConstUpper) {
       Problem.Kind = IndexProblemKind::Unbounded;

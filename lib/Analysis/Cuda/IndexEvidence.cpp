@@ -9,8 +9,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <functional>
 
 using namespace clang;
 
@@ -106,6 +107,19 @@ bool isUnscaledTerm(const UnguardedAccess &Access, const Expr *Part,
   });
 }
 
+/// Whether \p Matches holds for a statement under \p S, \p S included,
+/// searched in pre-order and stopped at the first.
+bool anyStatement(const Stmt *S,
+                  llvm::function_ref<bool(const Stmt *)> Matches) {
+  if (!S)
+    return false;
+  if (Matches(S))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *Child) {
+    return anyStatement(Child, Matches);
+  });
+}
+
 /// Whether \p Inner lies inside \p Outer's source range.
 bool encloses(const Stmt *Outer, const Expr *Inner, const ASTContext &Context) {
   const SourceManager &SM = Context.getSourceManager();
@@ -120,29 +134,18 @@ bool encloses(const Stmt *Outer, const Expr *Inner, const ASTContext &Context) {
 /// analysis could read it.
 bool guardsAccess(const Expr *Comparison, const UnguardedAccess &Access,
                   const IndexEvidenceContext &Where) {
-  const Stmt *Body = Where.Function.getBody();
-  bool Guards = false;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || Guards)
-      return;
+  const Expr *Accessed = Access.Access.Access;
+  return anyStatement(Where.Function.getBody(), [&](const Stmt *S) {
     // A do-while tests after its body has run once: no guard.
     const Expr *Condition = isa<DoStmt>(S) ? nullptr : conditionOf(S);
     // The access in the body, or in the condition after the comparison
     // (`i < n && a[i]`); not before it (`a[i] && i < n`).
-    const Expr *Accessed = Access.Access.Access;
-    if (Condition && encloses(Condition, Comparison, Where.Context) &&
-        encloses(S, Accessed, Where.Context) &&
-        (!encloses(Condition, Accessed, Where.Context) ||
-         Where.Context.getSourceManager().isBeforeInTranslationUnit(
-             Comparison->getEndLoc(), Accessed->getBeginLoc()))) {
-      Guards = true;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Visit(Body);
-  return Guards;
+    return Condition && encloses(Condition, Comparison, Where.Context) &&
+           encloses(S, Accessed, Where.Context) &&
+           (!encloses(Condition, Accessed, Where.Context) ||
+            Where.Context.getSourceManager().isBeforeInTranslationUnit(
+                Comparison->getEndLoc(), Accessed->getBeginLoc()));
+  });
 }
 
 /// Whether a condition over the access bounds a sum that adds something to
@@ -174,23 +177,14 @@ bool decreasedSince(const VarDecl *Var, const Expr *Comparison,
                     const Expr *Access, const IndexEvidenceContext &Where) {
   const SourceManager &Sources = Where.Context.getSourceManager();
   const Stmt *Owner = nullptr;
-  std::function<void(const Stmt *)> FindOwner = [&](const Stmt *S) {
-    if (!S || Owner)
-      return;
-    if (const Expr *Condition = conditionOf(S);
-        Condition && encloses(Condition, Comparison, Where.Context)) {
+  anyStatement(Where.Function.getBody(), [&](const Stmt *S) {
+    const Expr *Condition = conditionOf(S);
+    if (Condition && encloses(Condition, Comparison, Where.Context))
       Owner = S;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      FindOwner(Child);
-  };
-  FindOwner(Where.Function.getBody());
+    return Owner != nullptr;
+  });
   SourceLocation After = Owner ? Owner->getEndLoc() : Comparison->getEndLoc();
-  bool Found = false;
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || Found)
-      return;
+  return anyStatement(Where.Function.getBody(), [&](const Stmt *S) {
     const Expr *Target = nullptr;
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
         BO && BO->getOpcode() == BO_SubAssign)
@@ -198,18 +192,98 @@ bool decreasedSince(const VarDecl *Var, const Expr *Comparison,
     else if (const auto *UO = dyn_cast<UnaryOperator>(S);
              UO && UO->isDecrementOp())
       Target = UO->getSubExpr();
-    if (Target && asLocalVariable(Target->IgnoreParenImpCasts()) == Var &&
-        Sources.isBeforeInTranslationUnit(After, S->getBeginLoc()) &&
-        Sources.isBeforeInTranslationUnit(S->getEndLoc(),
-                                          Access->getBeginLoc())) {
-      Found = true;
-      return;
+    return Target && asLocalVariable(Target->IgnoreParenImpCasts()) == Var &&
+           Sources.isBeforeInTranslationUnit(After, S->getBeginLoc()) &&
+           Sources.isBeforeInTranslationUnit(S->getEndLoc(),
+                                             Access->getBeginLoc());
+  });
+}
+
+/// The bound \p Comparison puts on \p Part on the edge where \p Part is
+/// below it, read as exclusive: `n` in `i < n` and `i >= n` (Adjust 0), `n`
+/// in `i <= n` and `n >= i` (Adjust 1: the bound is n + 1). Null for a clamp
+/// or a comparison \p Part is not a side of.
+struct ExclusiveBound {
+  const Expr *Bound = nullptr;
+  int64_t Adjust = 0;
+};
+ExclusiveBound exclusiveBoundOf(const Expr *Comparison, const Expr *Part,
+                                const ASTContext &Context) {
+  const auto *Compare = dyn_cast<BinaryOperator>(Comparison);
+  if (!Compare || !Compare->isRelationalOp())
+    return {};
+  BinaryOperatorKind Kind = Compare->getOpcode();
+  if (isSameValue(Compare->getLHS(), Part, Context))
+    return {Compare->getRHS(), Kind == BO_LE || Kind == BO_GT ? 1 : 0};
+  if (isSameValue(Compare->getRHS(), Part, Context))
+    return {Compare->getLHS(), Kind == BO_GE || Kind == BO_LT ? 1 : 0};
+  return {};
+}
+
+/// Whether \p Comparison keeps \p Part below a size minus something (`i <=
+/// n - 2`, `i < N - 1` with N a constant): room for a neighbour `i + 1`.
+/// Its author expects the value to reach the last element, not to pass it.
+bool leavesRoomForNeighbour(const Expr *Comparison, const Expr *Part,
+                            const ASTContext &Context) {
+  ExclusiveBound Exclusive = exclusiveBoundOf(Comparison, Part, Context);
+  const auto *Minus =
+      Exclusive.Bound
+          ? dyn_cast<BinaryOperator>(Exclusive.Bound->IgnoreParenImpCasts())
+          : nullptr;
+  if (!Minus || Minus->getOpcode() != BO_Sub)
+    return false;
+  std::optional<int64_t> Room = integerConstant(Minus->getRHS(), Context);
+  return Room && *Room - Exclusive.Adjust >= 1;
+}
+
+/// The constant subtracted from \p Part in \p Index (1 for `i - 1`, for
+/// `(i - 1) + j * w` and for `i + (j - 1) * w` with \p Part `j`), or none.
+std::optional<int64_t> subtractedFrom(const Expr *Index, const Expr *Part,
+                                      const ASTContext &Context) {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Index, Context, Terms, Constant);
+  for (const Expr *Term : Terms) {
+    if (isSameValue(Term, Part, Context))
+      return Constant < 0 ? std::optional<int64_t>(-Constant) : std::nullopt;
+    // A row minus one times its stride.
+    const auto *Product = dyn_cast<BinaryOperator>(stripIndexCasts(Term));
+    if (!Product || Product->getOpcode() != BO_Mul)
+      continue;
+    for (const Expr *Factor : {Product->getLHS(), Product->getRHS()}) {
+      llvm::SmallVector<const Expr *, 2> Rows;
+      int64_t RowConstant = 0;
+      flattenSum(Factor, Context, Rows, RowConstant);
+      if (Rows.size() == 1 && RowConstant < 0 &&
+          isSameValue(Rows.front(), Part, Context))
+        return -RowConstant;
     }
-    for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Visit(Where.Function.getBody());
-  return Found;
+  }
+  return std::nullopt;
+}
+
+/// Whether \p Comparison tests \p Part against a constant c that the
+/// function subtracts from \p Part in an index, by at most c: `i >= 1`
+/// before `a[i - 1]`, `g < R ? 0 : in[g - R]`. It guards the lower end,
+/// and says nothing of the upper one.
+bool testsLowerEnd(const Expr *Comparison, const Expr *Part,
+                   const IndexEvidenceContext &Where) {
+  ExclusiveBound Exclusive = exclusiveBoundOf(Comparison, Part, Where.Context);
+  std::optional<int64_t> Constant =
+      Exclusive.Bound ? integerConstant(Exclusive.Bound, Where.Context)
+                      : std::nullopt;
+  if (!Constant)
+    return false;
+  int64_t Edge = *Constant + Exclusive.Adjust;
+  return anyStatement(Where.Function.getBody(), [&](const Stmt *S) {
+    const auto *E = dyn_cast<Expr>(S);
+    std::optional<IndexedAccess> Access =
+        E ? getIndexedAccess(E) : std::nullopt;
+    std::optional<int64_t> Below =
+        Access ? subtractedFrom(Access->Index, Part, Where.Context)
+               : std::nullopt;
+    return Below && *Below <= Edge;
+  });
 }
 
 /// The comparison elsewhere in the function that bounds the faulty part
@@ -221,14 +295,23 @@ const Expr *comparisonElsewhere(const UnguardedAccess &Access,
                                 const IndexEvidenceContext &Where) {
   if (!Problem.Part || !isUnscaledTerm(Access, Problem.Part, Where.Context))
     return nullptr;
-  const Expr *Comparison = Where.Compared.boundingComparison(Problem.Part);
-  if (!Comparison || !comparesWithSize(Comparison, Problem.Part, Where) ||
-      guardsAccess(Comparison, Access, Where))
-    return nullptr;
-  if (Problem.Variable && Where.Assigned.contains(Problem.Variable) &&
-      decreasedSince(Problem.Variable, Comparison, Access.Access.Access, Where))
-    return nullptr;
-  return Comparison;
+  // The first comparison about the upper end decides; tests of the lower
+  // end and bounds that leave room for a neighbour are about other values.
+  for (const Expr *Comparison :
+       Where.Compared.boundingComparisons(Problem.Part)) {
+    if (leavesRoomForNeighbour(Comparison, Problem.Part, Where.Context) ||
+        testsLowerEnd(Comparison, Problem.Part, Where))
+      continue;
+    if (!comparesWithSize(Comparison, Problem.Part, Where) ||
+        guardsAccess(Comparison, Access, Where))
+      return nullptr;
+    if (Problem.Variable && Where.Assigned.contains(Problem.Variable) &&
+        decreasedSince(Problem.Variable, Comparison, Access.Access.Access,
+                       Where))
+      return nullptr;
+    return Comparison;
+  }
+  return nullptr;
 }
 
 /// Whether \p Part is computed, through the definitions of the variables it

@@ -22,7 +22,10 @@
 ///  - an index loaded from memory, where the user asked for those.
 /// What is not evidence: an index with no guard, no comparison anywhere and
 /// no visible launch (kernels whose launch covers the data exactly look like
-/// that); an inclusive bound that is itself an index (`t2 <= t`, with `t` a
+/// that); a comparison that tests the lower end (`i >= 1` beside `a[i - 1]`)
+/// or leaves room for a neighbour (`i <= n - 2` beside `a[i + 1]`), whose
+/// author expects the value to reach the last element, not to pass it; an
+/// inclusive bound that is itself an index (`t2 <= t`, with `t` a
 /// position in the row); `tid + s` under `tid < s`, the tree reduction's
 /// step, whose array holds twice the bound; block-local indexes plus an
 /// offset, whose storage the launch sizes; and a launch extent added to a

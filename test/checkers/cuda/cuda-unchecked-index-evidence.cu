@@ -418,6 +418,69 @@ __global__ void reverseLoop(float *x, int V) {
   // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: note: 'i' is computed here from 'threadIdx.x' and 'blockDim.x'
 }
 
+// Halo loads of a tile: `i >= 1` guards `i - 1` and `i <= N - 2` leaves room
+// for `i + 1`. The author expects `i` to reach the first and the last
+// element, not to pass the end: no evidence for the unguarded centre load.
+#define HALO_N 2048
+#define HALO_AT(i, j) ((i) + (j) * HALO_N)
+__global__ void haloTile(float *f, const float *g) {
+  __shared__ float t[18][18];
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int j = threadIdx.y + blockIdx.y * blockDim.y;
+  t[threadIdx.y + 1][threadIdx.x + 1] = g[HALO_AT(i, j)];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:41: warning: 'i' in the index of 'g[HALO_AT(i, j)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'j' is computed here from 'threadIdx.y', 'blockIdx.y' and 'blockDim.y'
+  // CHECK-NOTES-STRICT: :[[@LINE+2]]:29: note: the same index reaches 'g[HALO_AT(i - 1, j)]' here
+  if (threadIdx.x == 0 && i >= 1)
+    t[threadIdx.y + 1][0] = g[HALO_AT(i - 1, j)];
+  if (threadIdx.x == 15 && i <= HALO_N - 2)
+    t[threadIdx.y + 1][17] = g[HALO_AT(i + 1, j)];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:30: warning: 'j' in the index of 'g[HALO_AT(i + 1, j)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-11]]:7: note: 'j' is computed here from 'threadIdx.y', 'blockIdx.y' and 'blockDim.y'
+  // CHECK-NOTES-STRICT: :[[@LINE+2]]:29: note: the same index reaches 'g[HALO_AT(i, j - 1)]' here
+  if (threadIdx.y == 0 && j >= 1)
+    t[0][threadIdx.x + 1] = g[HALO_AT(i, j - 1)];
+  // The guard on the row keeps room below the size it was written from.
+  if (threadIdx.y == 15 && j <= HALO_N - 2 && i < HALO_N)
+    t[17][threadIdx.x + 1] = g[HALO_AT(i, j + 1)];
+  // Two rows down passes it.
+  if (threadIdx.y == 15 && j <= HALO_N - 2 && i < HALO_N)
+    t[17][threadIdx.x + 1] += g[HALO_AT(i, j + 2)];
+  // CHECK-NOTES: :[[@LINE-1]]:31: warning: index 'expression' of 'g[HALO_AT(i, j + 2)]' is not covered by the guard on 'j' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:28: note: guard here bounds 'j', not 'j + 2'
+  __syncthreads();
+  f[HALO_AT(i, j)] = t[threadIdx.y + 1][threadIdx.x + 1];
+}
+
+// A sliding window: `g < 7` chooses the zero padding for `g - 7`, a test of
+// the lower end. The centre load has no evidence.
+__global__ void slidingWindow(const int *in, int *out) {
+  __shared__ int window[256 + 14];
+  int g = threadIdx.x + blockIdx.x * blockDim.x;
+  int l = threadIdx.x + 7;
+  window[l] = in[g];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:15: warning: index 'g' of 'in[g]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'g' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  // CHECK-NOTES-STRICT: :[[@LINE+2]]:35: note: the same index reaches 'in[g - 7]' here
+  if (threadIdx.x < 7)
+    window[l - 7] = (g < 7) ? 0 : in[g - 7];
+  __syncthreads();
+  out[g] = window[l];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: note: the same index reaches 'out[g]' here
+}
+
+// A lower-end test beside a real bound: `i < n` still says `i` passes n.
+__global__ void differenceThenScale(float *d, const float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < n)
+    d[i] = x[i] - x[i - 1];
+  d[i] *= 0.5f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i' of 'd[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:17: note: 'i' is compared with a bound here, which does not hold at this access
+}
+
 // Compared with another index, not with a size.
 __global__ void upperTriangle(float *p, int ld) {
   int i = 8 * (blockIdx.x * blockDim.x + threadIdx.x);

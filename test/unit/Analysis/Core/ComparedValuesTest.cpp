@@ -38,6 +38,22 @@ TEST_F(ComparedValuesTest, OrderingComparisonsAndClamps) {
   EXPECT_EQ(C.boundedOperands().size(), 4u);
 }
 
+TEST_F(ComparedValuesTest, EveryComparisonOfAValueInSourceOrder) {
+  const ComparedValues &C =
+      compared("if (i >= 1) d = 0; if (i <= n - 2) d = 1; int k = min(i, n);");
+  const auto *Ref = clang::DeclRefExpr::Create(
+      Unit->getASTContext(), clang::NestedNameSpecifierLoc(),
+      clang::SourceLocation(), const_cast<clang::VarDecl *>(param(0)), false,
+      clang::SourceLocation(), param(0)->getType(), clang::VK_LValue);
+  llvm::SmallVector<const clang::Expr *, 4> All = C.boundingComparisons(Ref);
+  ASSERT_EQ(All.size(), 3u);
+  EXPECT_EQ(All.front(), C.boundingComparison(param(0)));
+  EXPECT_TRUE(llvm::isa<clang::CallExpr>(All.back()));
+  // Both operands of each; `d` is never compared.
+  EXPECT_EQ(C.boundedOperands().size(), 6u);
+  EXPECT_FALSE(C.boundingComparison(param(2)));
+}
+
 TEST_F(ComparedValuesTest, EqualityIsNotABound) {
   const ComparedValues &C = compared("if (i == n) return;");
   EXPECT_FALSE(C.boundingComparison(param(0)));
