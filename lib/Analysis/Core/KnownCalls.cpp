@@ -32,4 +32,12 @@ MinMaxFunction classifyMinMax(llvm::StringRef Name) {
       .Default({});
 }
 
+bool isTextToNumber(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases({"atoi", "atol", "atoll", "strtol", "strtoll", "strtoul",
+              "strtoull", "stoi", "stol", "stoll", "stoul", "stoull"},
+             true)
+      .Default(false);
+}
+
 } // namespace gpuguard

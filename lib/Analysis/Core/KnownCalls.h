@@ -3,8 +3,9 @@
 /// \file
 /// Calls whose meaning the analyses rely on by name: those that end a path
 /// (`abort`, the assert handlers of glibc, macOS, MSVC and CUDA device
-/// code, `__trap`), and the min and max functions of C, C++ and CUDA, whose
-/// results are clamps. One list each, so every analysis ends the same paths
+/// code, `__trap`), the min and max functions of C, C++ and CUDA, whose
+/// results are clamps, and the functions that read a number from text. One
+/// list each, so every analysis ends the same paths
 /// and recognises the same clamps.
 ///
 //===----------------------------------------------------------------------===//
@@ -41,6 +42,10 @@ struct MinMaxFunction {
 /// Classifies a callee's name: `min`, `umin`, `llmin`, `ullmin`, `fmin`,
 /// `fminf`, `fminl` and their `max` counterparts.
 MinMaxFunction classifyMinMax(llvm::StringRef Name);
+
+/// C's and C++'s functions that turn text into a number (`atoi`, `strtol`,
+/// `std::stoi`, ...): how a program reads a count from its command line.
+bool isTextToNumber(llvm::StringRef Name);
 
 } // namespace gpuguard
 

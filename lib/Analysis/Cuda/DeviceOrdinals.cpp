@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/DeviceOrdinals.h"
 #include "Analysis/Core/ExprShape.h"
+#include "Analysis/Core/KnownCalls.h"
 #include "Analysis/Cuda/CudaApi.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -35,15 +36,6 @@ bool isDeviceCountCall(const CallExpr &Call) {
   StringRef Name = canonicalApiName(calleeName(Call));
   return Name == "cudaGetDeviceCount" || Name == "cuDeviceGetCount" ||
          Name == "device_count";
-}
-
-/// C's and C++'s functions that turn text into a number.
-bool isTextToNumber(StringRef Name) {
-  return StringSwitch<bool>(Name)
-      .Cases({"atoi", "atol", "atoll", "strtol", "strtoll", "strtoul",
-              "strtoull", "stoi", "stol", "stoll", "stoul", "stoull"},
-             true)
-      .Default(false);
 }
 
 bool isArgv(const ParmVarDecl *Param) {

@@ -67,64 +67,6 @@ bool sameFactors(llvm::ArrayRef<const Expr *> A,
   return true;
 }
 
-/// The one device allocation into \p Buffer in \p Body and the factors of
-/// the element count it allocates (its byte count without the `sizeof` of
-/// the element type); null when there is not exactly one such allocation,
-/// or \p Buffer is also assigned.
-const CallExpr *
-soleAllocation(const VarDecl &Buffer, const Stmt *Body, ASTContext &Context,
-               const llvm::SmallPtrSetImpl<const VarDecl *> &AssignedInCaller,
-               llvm::SmallVectorImpl<const Expr *> &Count) {
-  const CallExpr *Found = nullptr;
-  bool Ambiguous = false;
-  forEachStmt(Body, [&](const Stmt *S) {
-    if (const auto *Assign = dyn_cast<BinaryOperator>(S);
-        Assign && Assign->isAssignmentOp() &&
-        asLocalVariable(Assign->getLHS()->IgnoreParenImpCasts()) == &Buffer)
-      Ambiguous = true;
-    const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Call)
-      return;
-    // A call that takes the buffer's address may set it: only a device
-    // allocation is understood.
-    bool TakesAddress = llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
-      return addressedLocalVariable(Arg) == &Buffer;
-    });
-    if (!TakesAddress)
-      return;
-    std::optional<MemoryFamily> Family;
-    if (Callee && Callee->getIdentifier())
-      Family = allocatedFamily(canonicalApiName(Callee->getName()));
-    if (Found || !Family || *Family != MemoryFamily::Device ||
-        Call->getNumArgs() < 2 ||
-        addressedLocalVariable(Call->getArg(0)) != &Buffer) {
-      Ambiguous = true;
-      return;
-    }
-    Found = Call;
-  });
-  if (!Found || Ambiguous)
-    return nullptr;
-  QualType Element = Buffer.getType()->getPointeeType();
-  if (Element.isNull())
-    return nullptr;
-  llvm::SmallVector<const Expr *, 4> Factors;
-  collectFactors(Found->getArg(1), AssignedInCaller, Factors);
-  auto Size = llvm::find_if(Factors, [&](const Expr *Factor) {
-    const auto *SizeOf = dyn_cast<UnaryExprOrTypeTraitExpr>(Factor);
-    return SizeOf && SizeOf->getKind() == UETT_SizeOf &&
-           Context.hasSameUnqualifiedType(SizeOf->getTypeOfArgument(), Element);
-  });
-  if (Size == Factors.end())
-    return nullptr;
-  Factors.erase(Size);
-  if (Factors.empty())
-    return nullptr;
-  Count.append(Factors.begin(), Factors.end());
-  return Found;
-}
-
 /// `base + off`, `off + base` and `&base[off]`: the base variable and the
 /// offset, unless the offset is a constant zero.
 std::pair<const VarDecl *, const Expr *> offsetPointer(const Expr *Argument,
@@ -219,6 +161,60 @@ IndexUnderBound indexBelowBound(const FunctionDecl &Kernel,
 
 } // namespace
 
+const CallExpr *soleDeviceAllocation(
+    const VarDecl &Buffer, const Stmt *Body, ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const VarDecl *> &AssignedInCaller,
+    llvm::SmallVectorImpl<const Expr *> &Count) {
+  const CallExpr *Found = nullptr;
+  bool Ambiguous = false;
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (const auto *Assign = dyn_cast<BinaryOperator>(S);
+        Assign && Assign->isAssignmentOp() &&
+        asLocalVariable(Assign->getLHS()->IgnoreParenImpCasts()) == &Buffer)
+      Ambiguous = true;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Call)
+      return;
+    // A call that takes the buffer's address may set it: only a device
+    // allocation is understood.
+    bool TakesAddress = llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+      return addressedLocalVariable(Arg) == &Buffer;
+    });
+    if (!TakesAddress)
+      return;
+    std::optional<MemoryFamily> Family;
+    if (Callee && Callee->getIdentifier())
+      Family = allocatedFamily(canonicalApiName(Callee->getName()));
+    if (Found || !Family || *Family != MemoryFamily::Device ||
+        Call->getNumArgs() < 2 ||
+        addressedLocalVariable(Call->getArg(0)) != &Buffer) {
+      Ambiguous = true;
+      return;
+    }
+    Found = Call;
+  });
+  if (!Found || Ambiguous)
+    return nullptr;
+  QualType Element = Buffer.getType()->getPointeeType();
+  if (Element.isNull())
+    return nullptr;
+  llvm::SmallVector<const Expr *, 4> Factors;
+  collectFactors(Found->getArg(1), AssignedInCaller, Factors);
+  auto Size = llvm::find_if(Factors, [&](const Expr *Factor) {
+    const auto *SizeOf = dyn_cast<UnaryExprOrTypeTraitExpr>(Factor);
+    return SizeOf && SizeOf->getKind() == UETT_SizeOf &&
+           Context.hasSameUnqualifiedType(SizeOf->getTypeOfArgument(), Element);
+  });
+  if (Size == Factors.end())
+    return nullptr;
+  Factors.erase(Size);
+  if (Factors.empty())
+    return nullptr;
+  Count.append(Factors.begin(), Factors.end());
+  return Found;
+}
+
 std::vector<OffsetPastAllocation>
 offsetLaunchesPastAllocation(const FunctionDecl &Kernel,
                              const KernelLaunches &Launches,
@@ -245,7 +241,7 @@ offsetLaunchesPastAllocation(const FunctionDecl &Kernel,
       if (!Buffer)
         continue;
       llvm::SmallVector<const Expr *, 4> Count;
-      const CallExpr *Allocation = soleAllocation(
+      const CallExpr *Allocation = soleDeviceAllocation(
           *Buffer, Caller->getBody(), Context, AssignedInCaller, Count);
       if (!Allocation)
         continue;

@@ -25,6 +25,8 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <vector>
 
 namespace gpuguard::cuda {
@@ -55,6 +57,17 @@ struct OffsetPastAllocation {
   const clang::Expr *Value = nullptr; ///< `i` in `i < n`.
   int64_t Scale = 1;
 };
+
+/// The one device allocation into the local \p Buffer in \p Body, and in
+/// \p Count the factors of the element count it allocates (its byte count
+/// without the `sizeof` of the element type), read through the locals \p
+/// Assigned does not hold; null when there is not exactly one such
+/// allocation, or \p Buffer is also assigned.
+const clang::CallExpr *soleDeviceAllocation(
+    const clang::VarDecl &Buffer, const clang::Stmt *Body,
+    clang::ASTContext &Context,
+    const llvm::SmallPtrSetImpl<const clang::VarDecl *> &Assigned,
+    llvm::SmallVectorImpl<const clang::Expr *> &Count);
 
 /// The launches of \p Kernel that pass an offset pointer with the whole
 /// allocation's count, in launch order.

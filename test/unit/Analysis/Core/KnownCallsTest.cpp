@@ -35,6 +35,13 @@ struct CallCollector : clang::RecursiveASTVisitor<CallCollector> {
   }
 };
 
+TEST(KnownCallsTest, TextToNumber) {
+  for (const char *Name : {"atoi", "atol", "strtoul", "stoi", "stoull"})
+    EXPECT_TRUE(isTextToNumber(Name)) << Name;
+  for (const char *Name : {"atof", "strlen", "rand", "stof"})
+    EXPECT_FALSE(isTextToNumber(Name)) << Name;
+}
+
 TEST(KnownCallsTest, CallsThatEndAPath) {
   auto Unit = parseCuda(
       "extern \"C\" __device__ void __assertfail(const char *, const char *,\n"
