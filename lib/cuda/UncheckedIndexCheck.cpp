@@ -204,6 +204,7 @@ void UncheckedIndexCheck::reportProblem(const UnguardedAccess &Finding,
 }
 
 void UncheckedIndexCheck::notePointerAccess(const UnguardedAccess &Finding,
+                                            const IndexProblem &Problem,
                                             ASTContext &Context) {
   const IndexedAccess &Access = Finding.Access;
   if (const CallExpr *Call = Access.PassedTo)
@@ -212,7 +213,7 @@ void UncheckedIndexCheck::notePointerAccess(const UnguardedAccess &Finding,
            DiagnosticIDs::Note)
           << Callee->getName();
   // The faulty part is in the offset a row pointer was made with.
-  const Expr *Part = Finding.Problems.front().Part;
+  const Expr *Part = Problem.Part;
   if (!Access.BaseOffset || !Part ||
       !Access.BaseOffset->getSourceRange().fullyContains(
           Part->getSourceRange()))
@@ -386,6 +387,32 @@ void UncheckedIndexCheck::reportReadsBeforeTheirTest(
   }
 }
 
+void UncheckedIndexCheck::notePastAllocation(const ReachPastAllocation &Reach,
+                                             const FunctionDecl &Kernel,
+                                             ASTContext &Context) {
+  auto Coordinates = [&](const std::array<int64_t, 3> &At) {
+    std::string Text;
+    for (unsigned Axis = 0; Axis < Reach.Dimensions; ++Axis)
+      Text += (Axis ? ", " : "") + std::to_string(At[Axis]);
+    return Text;
+  };
+  std::vector<std::string> Sampled;
+  for (const VarDecl *Var : Reach.Sampled)
+    Sampled.push_back(Var->getName().str());
+  diag(Reach.Launch->getBeginLoc(),
+       "'%0' is launched here%select{|, with %2 at %3}1: thread (%4) of "
+       "block (%5) computes index %6, past the %7 elements of '%8'",
+       DiagnosticIDs::Note)
+      << Kernel.getName() << static_cast<unsigned>(!Sampled.empty())
+      << joinQuoted(Sampled) << std::to_string(Reach.Sample)
+      << Coordinates(Reach.Thread) << Coordinates(Reach.Block)
+      << std::to_string(Reach.Reached) << std::to_string(Reach.Count)
+      << Reach.Buffer->getName();
+  diag(Reach.Allocation->getBeginLoc(), "'%0' is allocated here",
+       DiagnosticIDs::Note)
+      << Reach.Buffer->getName();
+}
+
 const KernelLaunches &UncheckedIndexCheck::launches(ASTContext &Context) {
   if (!Launches)
     Launches = std::make_unique<KernelLaunches>(Context);
@@ -413,6 +440,8 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   // guard and the offset are one bug, noted under the first.
   struct Group {
     const UnguardedAccess *Leader;
+    /// The leader's problem reported: the first with evidence.
+    const IndexProblem *Problem;
     IndexEvidence Evidence;
     llvm::SmallVector<const UnguardedAccess *, 2> Others;
   };
@@ -420,37 +449,47 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
   std::vector<UnguardedAccess> Findings =
       findUnguardedAccesses(*Function, Context, Provenance, AnalysisOptions);
   for (const UnguardedAccess &Finding : Findings) {
-    const IndexProblem &Problem = Finding.Problems.front();
-    IndexEvidence Evidence = evidenceFor(Finding, Problem, Where);
+    // Each unbounded part of an index may have its own evidence: a grid
+    // rounded up along y is evidence for the column, not for the row.
+    const IndexProblem *Chosen = &Finding.Problems.front();
+    IndexEvidence Evidence;
+    for (const IndexProblem &Candidate : Finding.Problems)
+      if ((Evidence = evidenceFor(Finding, Candidate, Where))) {
+        Chosen = &Candidate;
+        break;
+      }
+    const IndexProblem &Problem = *Chosen;
     // Unproven accesses stay for --instrument=all, as unflagged sites.
     if (!Evidence && !Strict)
       continue;
     Flagged.insert(Finding.Access.Access);
     auto Same = llvm::find_if(Groups, [&](const Group &G) {
-      return isSameFault(G.Leader->Problems.front(), Problem, Context);
+      return isSameFault(*G.Problem, Problem, Context);
     });
     if (Same != Groups.end())
       Same->Others.push_back(&Finding);
     else
-      Groups.push_back({&Finding, Evidence, {}});
+      Groups.push_back({&Finding, &Problem, Evidence, {}});
   }
   for (const Group &G : Groups) {
     const UnguardedAccess &Finding = *G.Leader;
     SourceLocation Loc = Finding.Access.Access->getBeginLoc();
-    reportProblem(Finding, Finding.Problems.front(), Provenance, Context);
+    reportProblem(Finding, *G.Problem, Provenance, Context);
     if (G.Evidence.Kind == IndexEvidenceKind::RoundedUpLaunch)
       diag(G.Evidence.Launch->RoundedUpExtent->getBeginLoc(),
            "'%0' is launched with this grid, rounded up from the data size; "
            "the last block has threads past the end",
            DiagnosticIDs::Note)
           << Function->getName();
+    else if (G.Evidence.Kind == IndexEvidenceKind::PastAllocation)
+      notePastAllocation(*G.Evidence.Reach, *Function, Context);
     else if (G.Evidence.Kind == IndexEvidenceKind::BoundedElsewhere)
       diag(G.Evidence.Comparison->getBeginLoc(),
            "'%0' is compared with a bound here, which does not hold at this "
            "access",
            DiagnosticIDs::Note)
-          << quoteSource(Finding.Problems.front().Part, Context);
-    notePointerAccess(Finding, Context);
+          << quoteSource(G.Problem->Part, Context);
+    notePointerAccess(Finding, *G.Problem, Context);
     if (Finding.Helper) {
       diag(Finding.HelperAccess->getBeginLoc(),
            "'%0' uses it as an index here, with no guard of its own",
@@ -458,8 +497,9 @@ void UncheckedIndexCheck::check(const MatchFinder::MatchResult &Result) {
           << Finding.Helper->getName();
     }
     // Other unbounded variables of the same index get their origin noted.
-    for (const IndexProblem &Other : llvm::drop_begin(Finding.Problems))
-      if (Other.Kind == IndexProblemKind::Unbounded && Other.Variable)
+    for (const IndexProblem &Other : Finding.Problems)
+      if (&Other != G.Problem && Other.Kind == IndexProblemKind::Unbounded &&
+          Other.Variable)
         noteDefinition(Other.Variable, Provenance, Other.AssignedValue);
     // The diagnostic's location, as reportProblem() words it, keeps every
     // access of the group in a flagged-only instrumented copy.

@@ -18,6 +18,7 @@
 
 #include "Analysis/Cuda/GuardAnalysis.h"
 #include "Analysis/Cuda/KernelLaunches.h"
+#include "Analysis/Cuda/LaunchReach.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <memory>
@@ -48,7 +49,13 @@ private:
   /// Notes the call an index reaches memory through, or the row pointer
   /// whose offset holds the faulty part.
   void notePointerAccess(const UnguardedAccess &Finding,
+                         const IndexProblem &Problem,
                          clang::ASTContext &Context);
+  /// Notes the launch that takes the index past its allocation, with the
+  /// thread that does, and the allocation.
+  void notePastAllocation(const ReachPastAllocation &Reach,
+                          const clang::FunctionDecl &Kernel,
+                          clang::ASTContext &Context);
   void noteDefinition(const clang::VarDecl *Variable,
                       const ThreadIndexProvenance &Provenance,
                       const clang::Expr *AssignedValue = nullptr);

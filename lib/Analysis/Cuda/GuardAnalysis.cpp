@@ -280,6 +280,8 @@ private:
   FactKey keyOf(const Expr *E) const;
   const Expr *comparedBound(const Expr *Guard, const Expr *Part) const;
   std::optional<int64_t> writtenSize(const Expr *Guard, const Expr *Part) const;
+  std::optional<Fact> quotientFact(const BinaryOperator &Quotient,
+                                   const FactSet &Facts) const;
   const Expr *unchangedInit(const Expr *E) const;
   bool needsBound(const Expr *E) const;
   IndexSource sourceOf(const Expr *E) const;
@@ -348,6 +350,10 @@ private:
   /// The largest constant \p E is known to be a multiple of (`x * 4`,
   /// `x << 3`, a local set to one), 1 when none is known.
   int64_t constantFactorOf(const Expr *E, unsigned Depth = 0) const;
+  /// Marks the problems of \p Part that a constant \p Offset below the
+  /// vector width \p Term steps by leaves within one aligned vector.
+  void markAlignedLanes(Judgement &Part, const Expr *Term,
+                        int64_t Offset) const;
 
   const FunctionDecl &Function;
   ASTContext &Context;
@@ -1078,6 +1084,33 @@ void GuardDataflow::addClampFacts(const Expr *Value, const Expr *Clamp,
     addLower(Value, *Bounds.Lower, Clamp, Facts);
 }
 
+/// `i / 16` (or `i >> 4`) indexing an array of known extent, with `i` below
+/// a constant: the quotient is below that constant divided, rounded up.
+/// `a[i / 16 + 2]` after `if (i >= 96) return;` reaches 95 / 16 + 2 = 7.
+std::optional<Fact> GuardDataflow::quotientFact(const BinaryOperator &Quotient,
+                                                const FactSet &Facts) const {
+  if (!CurrentExtent)
+    return std::nullopt;
+  std::optional<int64_t> Divisor = integerConstant(Quotient.getRHS(), Context);
+  if (Divisor && Quotient.getOpcode() == BO_Shr)
+    Divisor = *Divisor >= 0 && *Divisor < 62
+                  ? std::optional<int64_t>(int64_t(1) << *Divisor)
+                  : std::nullopt;
+  else if (Quotient.getOpcode() != BO_Div)
+    return std::nullopt;
+  const Fact *Dividend = find(Quotient.getLHS(), Facts);
+  if (!Divisor || *Divisor < 1 || !Dividend || !Dividend->ConstUpper ||
+      *Dividend->ConstUpper < 1)
+    return std::nullopt;
+  Fact Result;
+  Result.ConstUpper = (*Dividend->ConstUpper - 1) / *Divisor + 1;
+  Result.UpperGuard = Dividend->UpperGuard;
+  if (Dividend->Lower)
+    Result.Lower = *Dividend->Lower / *Divisor;
+  Result.LowerGuard = Dividend->LowerGuard;
+  return Result;
+}
+
 void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
                           Judgement &Result) const {
   IndexProblem Problem;
@@ -1235,14 +1268,26 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
       return;
     }
     if (BO->isMultiplicativeOp() || BO->isShiftOp() || BO->isBitwiseOp()) {
+      if (std::optional<Fact> Quotient = quotientFact(*BO, Facts)) {
+        judge(*Quotient, E, Offset, Result);
+        return;
+      }
       evaluate(BO->getLHS(), 0, Facts, Result);
       evaluate(BO->getRHS(), 0, Facts, Result);
       return;
     }
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    evaluate(CO->getTrueExpr(), Offset, Facts, Result);
-    evaluate(CO->getFalseExpr(), Offset, Facts, Result);
+    // Each value under its side of the condition: `W = i == 0 ? c : c - 1`
+    // takes `c - 1` only where `i` is not 0.
+    FactSet WhenTrue = Facts, WhenFalse = Facts;
+    if (isa<ConditionalOperator>(CO)) {
+      auto *Self = const_cast<GuardDataflow *>(this);
+      Self->assume(CO->getCond(), true, WhenTrue, 0);
+      Self->assume(CO->getCond(), false, WhenFalse, 0);
+    }
+    evaluate(CO->getTrueExpr(), Offset, WhenTrue, Result);
+    evaluate(CO->getFalseExpr(), Offset, WhenFalse, Result);
     return;
   }
   // A call, a load or a conversion with no guard of its own.
@@ -1266,7 +1311,11 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
   Offset += Constant;
   if (Terms.size() == 1 &&
       stripIndexCasts(Terms.front()) != stripIndexCasts(E)) {
-    evaluate(Terms.front(), Offset, Facts, Result);
+    Judgement Part;
+    evaluate(Terms.front(), Offset, Facts, Part);
+    markAlignedLanes(Part, Terms.front(), Offset);
+    Result.AnyBounded |= Part.AnyBounded;
+    Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
     return;
   }
   if (Terms.size() == 1) {
@@ -1391,9 +1440,20 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       Result.Problems.push_back(Problem);
       continue;
     }
+    markAlignedLanes(Part, Term, TermOffset);
     Result.AnyBounded |= Part.AnyBounded;
     Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
   }
+}
+
+void GuardDataflow::markAlignedLanes(Judgement &Part, const Expr *Term,
+                                     int64_t Offset) const {
+  // `dst[idx + 1]` with `idx` a multiple of 2: a constant lane of an
+  // aligned vector, as `dst[idx + k]` with `k` below the width is.
+  for (IndexProblem &Problem : Part.Problems)
+    Problem.WithinAlignedVector |=
+        Problem.Kind == IndexProblemKind::OffsetNotCovered && Offset > 0 &&
+        Offset < constantFactorOf(Term);
 }
 
 int64_t GuardDataflow::constantFactorOf(const Expr *E, unsigned Depth) const {

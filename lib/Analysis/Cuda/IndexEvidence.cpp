@@ -3,6 +3,7 @@
 #include "Analysis/Cuda/IndexEvidence.h"
 #include "Analysis/Core/ComparedValues.h"
 #include "Analysis/Core/ExprShape.h"
+#include "Analysis/Cuda/BuiltinVariables.h"
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -12,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
 
 using namespace clang;
 
@@ -342,11 +344,67 @@ bool derivesFromComparedValue(const Expr *Part,
   return false;
 }
 
-IndexEvidence roundedUpLaunch(const IndexEvidenceContext &Where) {
+/// A visible launch and allocation that take the access past the end
+/// (LaunchReach.h), for an access straight through a kernel's pointer.
+IndexEvidence launchPastAllocation(const UnguardedAccess &Access,
+                                   const IndexEvidenceContext &Where) {
+  const IndexedAccess &Indexed = Access.Access;
+  if (Indexed.BaseOffset || Indexed.PassedTo || !Indexed.Base || !Indexed.Index)
+    return {};
+  std::optional<ReachPastAllocation> Reach =
+      reachPastAllocation(Where.Function, *Indexed.Access, *Indexed.Base,
+                          *Indexed.Index, Where.Launches, Where.Context);
+  if (!Reach)
+    return {};
+  return {IndexEvidenceKind::PastAllocation, nullptr, nullptr,
+          std::move(Reach)};
+}
+
+/// The dimensions of the thread coordinates \p E is computed from (x = 1,
+/// y = 2, z = 4), through the definitions of the locals it reads; all three
+/// where a local's definition is not known.
+unsigned coordinateDimensions(const Expr *E,
+                              const ThreadIndexProvenance &Provenance) {
+  unsigned Dimensions = 0;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *S,
+                                                          unsigned Depth) {
+    if (!S || Depth > 8)
+      return;
+    if (const auto *Read = dyn_cast<Expr>(S)) {
+      if (std::optional<BuiltinComponent> Builtin = getBuiltinComponent(Read)) {
+        if (Builtin->isCoordinate())
+          Dimensions |= 1u << (Builtin->Dimension - 'x');
+        return;
+      }
+      if (const VarDecl *Var = asLocalVariable(Read->IgnoreParenImpCasts());
+          Var && !isa<ParmVarDecl>(Var) && Provenance.isThreadDependent(Var)) {
+        if (!Seen.insert(Var).second)
+          return;
+        const VariableDefinition *Definition = Provenance.definitionOf(Var);
+        if (!Definition) {
+          Dimensions = 7;
+          return;
+        }
+        Visit(Definition->Value, Depth + 1);
+        return;
+      }
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child, Depth);
+  };
+  Visit(E, 0);
+  return Dimensions ? Dimensions : 7;
+}
+
+/// A launch whose grid is rounded up in a dimension \p Index is computed
+/// from: a grid rounded up along x adds threads past the data in x only.
+IndexEvidence roundedUpLaunch(const Expr *Index,
+                              const IndexEvidenceContext &Where) {
   if (!Where.Function.hasAttr<CUDAGlobalAttr>())
     return {};
-  if (const KernelLaunch *Launch =
-          Where.Launches.firstRoundedUpLaunch(Where.Function))
+  if (const KernelLaunch *Launch = Where.Launches.firstRoundedUpLaunch(
+          Where.Function, coordinateDimensions(Index, Where.Provenance)))
     return {IndexEvidenceKind::RoundedUpLaunch, Launch};
   return {};
 }
@@ -430,7 +488,7 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
       return {};
     if (isUncoveredOffsetEvidence(Access, Problem, Where))
       return {IndexEvidenceKind::WeakGuard};
-    return {};
+    return launchPastAllocation(Access, Where);
   case IndexProblemKind::LaunchExtentOffset:
     // `in[i + blockDim.x]` under `i < n`: evidence unless a condition over
     // the access bounds such a sum in a shape the analysis cannot match.
@@ -443,7 +501,7 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
     // only for an index that grows with the grid.
     if (Where.Provenance.originOf(Access.Access.Index).isBlockLocal())
       return {};
-    return roundedUpLaunch(Where);
+    return roundedUpLaunch(Access.Access.Index, Where);
   case IndexProblemKind::Unbounded:
     if (Problem.Source == IndexSource::FromFloat) {
       return {Problem.MissingLowerBound ? IndexEvidenceKind::OneSidedClamp
@@ -465,10 +523,14 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   if (Problem.Part && !Origin.isBlockLocal() &&
       (Origin.Builtins & ValueOrigin::ThreadIdx) &&
       !derivesFromComparedValue(Problem.Part, Where))
-    if (IndexEvidence Launch = roundedUpLaunch(Where))
+    if (IndexEvidence Launch = roundedUpLaunch(
+            Problem.AssignedValue ? Problem.AssignedValue : Problem.Part,
+            Where))
       return Launch;
   if (const Expr *Comparison = comparisonElsewhere(Access, Problem, Where))
     return {IndexEvidenceKind::BoundedElsewhere, nullptr, Comparison};
+  if (Problem.Kind == IndexProblemKind::Unbounded)
+    return launchPastAllocation(Access, Where);
   return {};
 }
 

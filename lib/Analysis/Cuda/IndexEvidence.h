@@ -15,6 +15,8 @@
 ///  - the index goes below zero at thread 0 (`i - 1`, no lower bound);
 ///  - a visible launch rounds the grid up, so the last block has threads
 ///    past the data and an index with no guard runs off the end;
+///  - a visible launch and allocation, followed at sample sizes, take an
+///    index with no guard past the allocation (LaunchReach.h);
 ///  - the function compares the same value elsewhere: its author knows it
 ///    can leave its range, and this path does not check;
 ///  - a float-to-integer conversion: NaN and out-of-range values are
@@ -37,6 +39,7 @@
 #define GPUGUARD_ANALYSIS_CUDA_INDEXEVIDENCE_H
 
 #include "Analysis/Cuda/GuardAnalysis.h"
+#include "Analysis/Cuda/LaunchReach.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang {
@@ -58,6 +61,7 @@ enum class IndexEvidenceKind {
   WeakGuard,        ///< A guard exists and lets a bad value through.
   ThreadZero,       ///< `i - 1` with no lower bound: thread 0 exists.
   RoundedUpLaunch,  ///< A launch rounds the grid up past the data.
+  PastAllocation,   ///< A launch takes the index past its allocation.
   BoundedElsewhere, ///< The same value is compared on another path.
   OneSidedClamp,    ///< A float index clamped on one side only.
   FloatToIndex,     ///< A float index, unclamped: NaN becomes an index.
@@ -71,6 +75,9 @@ struct IndexEvidence {
   const KernelLaunch *Launch = nullptr;
   /// The comparison on another path, for BoundedElsewhere.
   const clang::Expr *Comparison = nullptr;
+  /// The launch, the allocation and the thread that passes it, for
+  /// PastAllocation.
+  std::optional<ReachPastAllocation> Reach = std::nullopt;
   explicit operator bool() const { return Kind != IndexEvidenceKind::None; }
 };
 

@@ -153,6 +153,21 @@ const Expr *roundedUp(const Expr *E, const ASTContext &Context,
   return nullptr;
 }
 
+/// Which dimensions of a grid argument are rounded up (x = 1, y = 2, z = 4);
+/// all three where the dimensions cannot be told apart.
+unsigned roundedUpDimensions(const Expr *Grid, const ASTContext &Context) {
+  constexpr unsigned All = 7;
+  std::optional<llvm::SmallVector<const Expr *, 3>> Extents =
+      configurationExtents(Grid, Context);
+  if (!Extents)
+    return All;
+  unsigned Dimensions = 0;
+  for (unsigned Axis = 0; Axis < Extents->size(); ++Axis)
+    if (roundedUp((*Extents)[Axis], Context, 0))
+      Dimensions |= 1u << Axis;
+  return Dimensions ? Dimensions : All;
+}
+
 /// The count and the divisor of a rounded-up extent: `n` and `b` in
 /// `(n + b - 1) / b`, `(n + (b - 1)) / b`, `(n + 255) / 256`,
 /// `n / b + (n % b != 0)` and `ceil_div(n, b)`.
@@ -337,53 +352,73 @@ private:
   AddFn Add;
 };
 
-/// The extents of a launch argument as constants: one for an integer, up to
-/// three for a dim3 built from constants, through const variables.
+/// The extents of a launch argument as constants: a dim3 built from
+/// constants, through const variables and locals never changed.
 std::optional<llvm::SmallVector<int64_t, 3>>
-constantExtents(const Expr *E, const ASTContext &Context, unsigned Depth = 0) {
-  if (!E || Depth > MaxDepth)
+constantExtents(const Expr *E, const ASTContext &Context) {
+  std::optional<llvm::SmallVector<const Expr *, 3>> Extents =
+      configurationExtents(E, Context);
+  if (!Extents)
     return std::nullopt;
-  E = stripCasts(E);
-  if (std::optional<int64_t> Value = integerConstant(E, Context))
-    return llvm::SmallVector<int64_t, 3>{*Value};
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    if (Var && Var->getInit() && Var->getType().isConstQualified())
-      return constantExtents(Var->getInit(), Context, Depth + 1);
-    // A local dim3 that is never changed after its construction.
-    if (Var && Var->getInit() && Var->hasLocalStorage() &&
-        Var->getType()->getAsCXXRecordDecl()) {
-      const FunctionDecl *Function =
-          dyn_cast<FunctionDecl>(Var->getDeclContext());
-      llvm::SmallPtrSet<const VarDecl *, 8> Assigned;
-      if (Function)
-        collectAssignedVariables(Function->getBody(), Assigned);
-      if (Function && !Assigned.contains(Var))
-        return constantExtents(Var->getInit(), Context, Depth + 1);
-    }
-    return std::nullopt;
-  }
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-    llvm::SmallVector<int64_t, 3> Extents;
-    for (const Expr *Arg : Construct->arguments()) {
-      if (isa<CXXDefaultArgExpr>(Arg)) {
-        Extents.push_back(1);
-        continue;
-      }
-      std::optional<llvm::SmallVector<int64_t, 3>> Part =
-          constantExtents(Arg, Context, Depth + 1);
-      if (!Part)
-        return std::nullopt;
-      Extents.append(Part->begin(), Part->end());
-    }
-    if (Extents.empty())
+  llvm::SmallVector<int64_t, 3> Values;
+  for (const Expr *Extent : *Extents) {
+    std::optional<int64_t> Value =
+        Extent ? integerConstant(stripCasts(Extent), Context) : 1;
+    if (!Value)
       return std::nullopt;
-    return Extents;
+    Values.push_back(*Value);
   }
-  return std::nullopt;
+  return Values;
 }
 
 } // namespace
+
+std::optional<llvm::SmallVector<const Expr *, 3>>
+configurationExtents(const Expr *Argument, const ASTContext &Context) {
+  const Expr *E = Argument;
+  for (unsigned Depth = 0; E && Depth <= MaxDepth; ++Depth) {
+    E = stripCasts(E);
+    if (E->getType()->isIntegralOrEnumerationType())
+      return llvm::SmallVector<const Expr *, 3>{E};
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || !Var->getInit())
+        return std::nullopt;
+      if (!Var->getType().isConstQualified()) {
+        // A local dim3 that is never changed after its construction.
+        const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+        llvm::SmallPtrSet<const VarDecl *, 8> Assigned;
+        if (!Var->hasLocalStorage() || !Function)
+          return std::nullopt;
+        collectAssignedVariables(Function->getBody(), Assigned);
+        if (Assigned.contains(Var))
+          return std::nullopt;
+      }
+      E = Var->getInit();
+      continue;
+    }
+    llvm::SmallVector<const Expr *, 3> Parts;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      // A copy of another dim3.
+      if (Construct->getNumArgs() == 1 &&
+          !Construct->getArg(0)->getType()->isIntegralOrEnumerationType()) {
+        E = Construct->getArg(0);
+        continue;
+      }
+      Parts.append(Construct->arg_begin(), Construct->arg_end());
+    } else if (const auto *List = dyn_cast<InitListExpr>(E)) {
+      for (const Expr *Init : List->inits())
+        Parts.push_back(Init);
+    }
+    if (Parts.empty() || Parts.size() > 3)
+      return std::nullopt;
+    for (const Expr *&Part : Parts)
+      if (isa<CXXDefaultArgExpr>(Part))
+        Part = nullptr;
+    return Parts;
+  }
+  return std::nullopt;
+}
 
 bool hasFixedValidConfiguration(const CUDAKernelCallExpr &Launch,
                                 const ASTContext &Context) {
@@ -434,7 +469,8 @@ void KernelLaunches::add(const FunctionDecl *Kernel, const Expr *Site,
   const Expr *RoundedUp = roundedUp(Grid, Context, 0);
   if (RoundedUp && isExactByRequirement(Site, RoundedUp, Context))
     RoundedUp = nullptr;
-  Sites.push_back({Site, RoundedUp});
+  Sites.push_back(
+      {Site, RoundedUp, RoundedUp ? roundedUpDimensions(Grid, Context) : 0u});
 }
 
 llvm::ArrayRef<KernelLaunch>
@@ -446,9 +482,10 @@ KernelLaunches::of(const FunctionDecl &Kernel) const {
 }
 
 const KernelLaunch *
-KernelLaunches::firstRoundedUpLaunch(const FunctionDecl &Kernel) const {
+KernelLaunches::firstRoundedUpLaunch(const FunctionDecl &Kernel,
+                                     unsigned Dimensions) const {
   for (const KernelLaunch &Launch : of(Kernel))
-    if (Launch.RoundedUpExtent)
+    if (Launch.RoundedUpExtent && (Launch.RoundedUpDimensions & Dimensions))
       return &Launch;
   return nullptr;
 }

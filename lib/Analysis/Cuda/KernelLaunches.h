@@ -18,6 +18,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -37,7 +39,20 @@ struct KernelLaunch {
   /// null when no extent is, or when a statement before the launch stops
   /// the function unless the division is exact (`assert(n % b == 0)`).
   const clang::Expr *RoundedUpExtent = nullptr;
+  /// The grid dimensions rounded up, x = 1, y = 2, z = 4: which of the
+  /// thread's coordinates run past the data. All three when the grid's
+  /// dimensions cannot be told apart.
+  unsigned RoundedUpDimensions = 0;
 };
+
+/// The extents of a launch configuration argument, x first: the arguments
+/// of the dim3 it constructs (null for a defaulted one, which is 1),
+/// through copies, braces, casts and the variables that hold it (a
+/// constant, or a local never changed after its declaration); an integer
+/// is the x extent alone. None where the extents cannot be told apart.
+std::optional<llvm::SmallVector<const clang::Expr *, 3>>
+configurationExtents(const clang::Expr *Argument,
+                     const clang::ASTContext &Context);
 
 /// Whether \p Launch's configuration is constant and one no device rejects:
 /// grid and block of constants (`<<<64, 256>>>`, `dim3 block(16, 16)`), at
@@ -57,9 +72,10 @@ public:
   /// The launches of \p Kernel; of its template, for an instantiation.
   llvm::ArrayRef<KernelLaunch> of(const clang::FunctionDecl &Kernel) const;
 
-  /// The first launch of \p Kernel whose grid is rounded up, or null.
-  const KernelLaunch *
-  firstRoundedUpLaunch(const clang::FunctionDecl &Kernel) const;
+  /// The first launch of \p Kernel whose grid is rounded up in one of \p
+  /// Dimensions (x = 1, y = 2, z = 4), or null.
+  const KernelLaunch *firstRoundedUpLaunch(const clang::FunctionDecl &Kernel,
+                                           unsigned Dimensions = 7) const;
 
 private:
   void add(const clang::FunctionDecl *Kernel, const clang::Expr *Site,

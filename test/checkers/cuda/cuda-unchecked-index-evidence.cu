@@ -125,6 +125,38 @@ void launchBlockPartialSums(float *partial, const float *in, int n,
   blockPartialSums<<<dim3(ceilDiv(n, 256), slices), 256>>>(partial, in, n);
 }
 
+// A grid rounded up along y only: one block column per row, exact in x,
+// and the columns guarded. The row, from x, has no threads past the data.
+__global__ void rowsByBlock(const float *x, float *dst, int ne0) {
+  const int col = 2 * (blockDim.y * blockIdx.y + threadIdx.y);
+  if (col >= ne0)
+    return;
+  const int row = blockDim.x * blockIdx.x + threadIdx.x;
+  dst[row * ne0 + col] = x[row * ne0 + col];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: 'row' in the index of 'dst[row * ne0 + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:13: note: 'row' is computed here from 'blockDim.x', 'blockIdx.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:26: note: the same index reaches 'x[row * ne0 + col]' here
+}
+
+// The same launch with the columns unguarded: y is where threads pass.
+__global__ void rowsByBlockUnguarded(const float *x, float *dst, int ne0) {
+  const int col = blockDim.y * blockIdx.y + threadIdx.y;
+  const int row = blockDim.x * blockIdx.x + threadIdx.x;
+  dst[row * ne0 + col] = x[row * ne0 + col];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'col' in the index of 'dst[row * ne0 + col]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:13: note: 'col' is computed here from 'blockDim.y', 'blockIdx.y' and 'threadIdx.y'
+  // CHECK-NOTES: :[[@LINE+8]]:37: note: 'rowsByBlockUnguarded' is launched with this grid, rounded up from the data size; the last block has threads past the end
+  // CHECK-NOTES: :[[@LINE-5]]:13: note: 'row' is computed here from 'blockDim.x', 'blockIdx.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-5]]:26: note: the same index reaches 'x[row * ne0 + col]' here
+}
+
+void launchRowsByBlock(const float *x, float *dst, int ne0, int rows) {
+  rowsByBlock<<<dim3(rows, (ne0 + 511) / 512, 1), dim3(1, 256, 1)>>>(x, dst,
+                                                                     ne0);
+  rowsByBlockUnguarded<<<dim3(rows, (ne0 + 255) / 256, 1), dim3(1, 256, 1)>>>(
+      x, dst, ne0);
+}
+
 // ---- Guards that are too weak ----------------------------------------------
 
 // `idx > N` lets idx == N through: one past the end.
@@ -277,6 +309,29 @@ template __global__ void twoPerThread<256>(float *, const float *, unsigned);
 // `x == 0 ? ... : a[x - 1]`: x is at least 1 where it is read.
 __global__ void exclusiveScan(int *out, const int *in) {
   out[threadIdx.x] = threadIdx.x == 0 ? 0 : in[threadIdx.x - 1];
+}
+
+// Neighbours chosen once, each clamped at the edge by a conditional: `c -
+// 1` is taken only where `i` is not 0. Testing the wrong column leaves it.
+__global__ void clampedNeighbours(float *out, const float *in, int nx) {
+  int i = blockDim.x * blockIdx.x + threadIdx.x;
+  int j = blockDim.y * blockIdx.y + threadIdx.y;
+  int c = i + j * nx;
+  int west = (i == 0) ? c : c - 1;
+  int north = (j == 0) ? c : c - nx;
+  int wrong = (i == 1) ? c : c - 1;
+  out[c] = in[west] + in[north] + in[wrong];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: 'i' in the index of 'out[c]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-8]]:7: note: 'i' is computed here from 'blockDim.x', 'blockIdx.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-8]]:7: note: 'j' is computed here from 'blockDim.y', 'blockIdx.y' and 'threadIdx.y'
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:23: note: the same index reaches 'in[north]' here
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:12: warning: 'j' in the index of 'in[west]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-11]]:7: note: 'j' is computed here from 'blockDim.y', 'blockIdx.y' and 'threadIdx.y'
+  // CHECK-NOTES-STRICT: :[[@LINE-13]]:7: note: 'i' is computed here from 'blockDim.x', 'blockIdx.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-13]]:7: note: 'j' is computed here from 'blockDim.y', 'blockIdx.y' and 'threadIdx.y'
+  // CHECK-NOTES: :[[@LINE-9]]:35: warning: index 'wrong' of 'in[wrong]' is -1 where 'i' and 'j' are 0; no guard bounds 'i' and 'j' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-14]]:7: note: 'c' is computed here from 'i' and 'j'
+  // CHECK-NOTES: :[[@LINE-16]]:7: note: 'j' is computed here from 'blockDim.y', 'blockIdx.y' and 'threadIdx.y'
 }
 
 // An else-if chain that handles the corners first: past `ty == 0 && tx ==
@@ -624,6 +679,23 @@ __global__ void addLanes(float *dst, const float *src, int n) {
   }
 }
 
+// Pairs written one constant lane at a time, as rotary embeddings do:
+// `i0 + 1` with `i0` even stays in the pair, past n only for an odd n. The
+// lane after the pair is past n whatever n is.
+__global__ void rotatePairs(float *dst, const float *x, int n) {
+  const int i0 = 2 * (blockDim.x * blockIdx.x + threadIdx.x);
+  if (i0 >= n)
+    return;
+  dst[i0 + 0] = -x[i0 + 1];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:18: warning: index 'i0 + 1' of 'x[i0 + 1]' is not covered by the guard on 'i0' [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'i0', not 'i0 + 1'
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:3: note: the same index reaches 'dst[i0 + 1]' here
+  dst[i0 + 1] = x[i0 + 0];
+  dst[i0 + 2] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i0 + 2' of 'dst[i0 + 2]' is not covered by the guard on 'i0' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-9]]:7: note: guard here bounds 'i0', not 'i0 + 2'
+}
+
 // A grid-stride loop unrolled four times: j starts below s and steps by
 // 4 * s, and the limit is a multiple of 4 * s, so the last lane j + 3 * s
 // is below the limit too. The remainder loop reads one element per step.
@@ -814,4 +886,129 @@ void launchLoadHalo(float *tile, const float *src, int w, int h, int s) {
   dim3 threads(32, 6);
   dim3 blocks(ceilDiv(w, threads.x), ceilDiv(h, threads.y));
   loadHalo<<<blocks, threads>>>(tile, src, w, h, s);
+}
+
+// ---- How far the launch takes an index -------------------------------------
+
+int atoi(const char *Text);
+#define REACH_TILE 16
+
+// Each block also loads the tile row below its own: under the grid that
+// covers the image exactly, the last block row reads one tile row past it.
+__global__ void tileBelow(float *out, const float *img, int cols) {
+  int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int here = cols * REACH_TILE * by + REACH_TILE * bx + cols * ty + tx;
+  int below = cols * REACH_TILE * by + REACH_TILE * bx + cols * REACH_TILE + tx;
+  out[here] = img[below];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'here' of 'out[here]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'here' is computed here from 'by', 'bx', 'ty' and 'tx'
+  // CHECK-NOTES: :[[@LINE-3]]:15: warning: index 'below' of 'img[below]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'below' is computed here from 'by', 'bx' and 'tx'
+  // CHECK-NOTES: :[[@LINE+45]]:3: note: 'tileBelow' is launched here, with 'rows' and 'cols' at 1024: thread (15, 0) of block (63, 63) computes index 1049599, past the 1048576 elements of 'img'
+  // CHECK-NOTES: :[[@LINE+39]]:3: note: 'img' is allocated here
+}
+
+// The same loads, from an image with a tile row of padding below it.
+__global__ void tileBelowPadded(float *out, const float *img, int cols) {
+  int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int here = cols * REACH_TILE * by + REACH_TILE * bx + cols * ty + tx;
+  int below = cols * REACH_TILE * by + REACH_TILE * bx + cols * REACH_TILE + tx;
+  out[here] = img[below];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'here' of 'out[here]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'here' is computed here from 'by', 'bx', 'ty' and 'tx'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:15: warning: index 'below' of 'img[below]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: 'below' is computed here from 'by', 'bx' and 'tx'
+}
+
+// The same load behind a branch, and after an early return: not every
+// thread runs them, and what the branch decides is not followed.
+__global__ void tileBelowBranched(float *out, const float *img, int cols) {
+  int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int here = cols * REACH_TILE * by + REACH_TILE * bx + cols * ty + tx;
+  int below = cols * REACH_TILE * by + REACH_TILE * bx + cols * REACH_TILE + tx;
+  if (cols > 64)
+    out[here] = img[below];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'here' of 'out[here]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: 'here' is computed here from 'by', 'bx', 'ty' and 'tx'
+  // CHECK-NOTES-STRICT: :[[@LINE+5]]:3: note: the same index reaches 'out[here]' here
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:17: warning: index 'below' of 'img[below]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-7]]:7: note: 'below' is computed here from 'by', 'bx' and 'tx'
+  if (cols > 4096)
+    return;
+  out[here] += img[below + 1];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: index 'below + 1' of 'img[below + 1]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-12]]:7: note: 'below' is computed here from 'by', 'bx' and 'tx'
+}
+
+void runTiles(int argc, char **argv) {
+  int rows = atoi(argv[1]);
+  int cols = atoi(argv[2]);
+  float *img, *padded, *out;
+  cudaMalloc(&img, sizeof(float) * rows * cols);
+  cudaMalloc(&padded, sizeof(float) * (rows + REACH_TILE) * cols);
+  cudaMalloc(&out, sizeof(float) * rows * cols);
+  dim3 grid(cols / REACH_TILE, rows / REACH_TILE);
+  dim3 block(REACH_TILE, REACH_TILE);
+  tileBelow<<<grid, block>>>(out, img, cols);
+  tileBelowPadded<<<grid, block>>>(out, padded, cols);
+  tileBelowBranched<<<grid, block>>>(out, img, cols);
+  cudaFree(img);
+  cudaFree(padded);
+  cudaFree(out);
+}
+
+// One element on, in one dimension: the last thread reads `in[n]`.
+__global__ void nextElement(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i + 1] - in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:24: note: the same index reaches 'in[i]' here
+  // CHECK-NOTES: :[[@LINE-4]]:12: warning: index 'i + 1' of 'in[i + 1]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+20]]:3: note: 'nextElement' is launched here, with 'n' at 1024: thread (255) of block (3) computes index 1024, past the 1024 elements of 'in'
+  // CHECK-NOTES: :[[@LINE+16]]:3: note: 'in' is allocated here
+}
+
+// The same, from an input of n + 1 elements.
+__global__ void nextElementOfMore(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i + 1] - in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:24: note: the same index reaches 'in[i]' here
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: warning: index 'i + 1' of 'in[i + 1]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+}
+
+void runDifferences(int n) {
+  float *in, *more, *out;
+  cudaMalloc(&in, n * sizeof(float));
+  cudaMalloc(&more, (n + 1) * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  nextElement<<<n / 256, 256>>>(out, in);
+  nextElementOfMore<<<n / 256, 256>>>(out, more);
+  cudaFree(in);
+  cudaFree(more);
+  cudaFree(out);
+}
+
+// A byte count given beside an element count: how the two relate is the
+// caller's business, so their samples prove nothing.
+__global__ void copyNext(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i + 1];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'i' of 'out[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: warning: index 'i + 1' of 'in[i + 1]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+}
+
+void runCopyNext(size_t bytes, int n) {
+  float *in, *out;
+  cudaMalloc(&in, bytes / sizeof(float) * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  copyNext<<<n / 256, 256>>>(out, in);
+  cudaFree(in);
+  cudaFree(out);
 }

@@ -325,3 +325,34 @@ __global__ void neighbourhood(const float *u, float *out, int nx, int ny) {
   if (x < nx && y < ny)
     out[y * nx + x] = acc;
 }
+
+// ---- Quotients into arrays of known extent ---------------------------------
+
+// A block of scales, one per 16 values from the third on: `i < 96` keeps
+// `i / 16 + 2` (and `(i >> 4) + 2`) at most 7, inside the 8 of the array.
+struct ScaleBlock {
+  float scales[8];
+};
+
+__global__ void storeScales(ScaleBlock *blocks) {
+  int i = GLOBAL_INDEX;
+  if (i >= 96)
+    return;
+  blocks[0].scales[i / 16 + 2] = 1.0f;
+  blocks[0].scales[(i >> 4) + 2] += 1.0f;
+}
+
+// One value more, or one scale further on, passes the end.
+__global__ void storeScalesPast(ScaleBlock *blocks) {
+  int i = GLOBAL_INDEX;
+  if (i >= 97)
+    return;
+  blocks[0].scales[i / 16 + 2] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i / 16 + 2' of 'blocks[0].scales[i / 16 + 2]' is not covered by the guard on 'i / 16' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: guard here bounds 'i / 16', not 'i / 16 + 2'
+  if (i >= 96)
+    return;
+  blocks[0].scales[i / 16 + 3] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: index 'i / 16 + 3' of 'blocks[0].scales[i / 16 + 3]' is not covered by the guard on 'i / 16' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: guard here bounds 'i / 16', not 'i / 16 + 3'
+}

@@ -1,6 +1,7 @@
 //===--- KernelLaunchesTest.cpp - Tests of KernelLaunches, LaunchArguments ===//
 
 #include "Analysis/Cuda/KernelLaunches.h"
+#include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/LaunchArguments.h"
 #include "AnalysisTestSupport.h"
 #include "clang/AST/ExprCXX.h"
@@ -68,6 +69,52 @@ TEST_F(KernelLaunchesTest, RoundedUpGrids) {
         "kernel<<<64, 256>>>(p, n);");
   EXPECT_EQ(roundedUp(),
             (std::vector<bool>{true, true, true, true, false, false}));
+}
+
+// Which of the grid's dimensions are rounded up: a dim3's arguments each in
+// their place, an integer grid along x.
+TEST_F(KernelLaunchesTest, RoundedUpDimensions) {
+  parse("kernel<<<(n + 255) / 256, 256>>>(p, n);\n"
+        "kernel<<<dim3(m, (n + 511) / 512, 1), dim3(1, 256, 1)>>>(p, n);\n"
+        "dim3 grid(ceil_div(n, 16), ceil_div(m, 16));\n"
+        "kernel<<<grid, dim3(16, 16)>>>(p, n);\n"
+        "dim3 copy = dim3(m, 2, ceil_div(n, 4));\n"
+        "kernel<<<copy, 4>>>(p, n);\n"
+        "kernel<<<n / 256, 256>>>(p, n);");
+  std::vector<unsigned> Dimensions;
+  for (const KernelLaunch &Launch : Launches->of(kernel()))
+    Dimensions.push_back(Launch.RoundedUpDimensions);
+  EXPECT_EQ(Dimensions, (std::vector<unsigned>{1, 2, 3, 4, 0}));
+  EXPECT_EQ(Launches->firstRoundedUpLaunch(kernel(), 4),
+            &Launches->of(kernel())[3]);
+  EXPECT_FALSE(Launches->firstRoundedUpLaunch(kernel(), 0));
+}
+
+// The extent expressions of each launch's grid, as source text.
+TEST_F(KernelLaunchesTest, ConfigurationExtents) {
+  parse("kernel<<<n / 256, 256>>>(p, n);\n"
+        "dim3 grid(n, m);\n"
+        "kernel<<<grid, 1>>>(p, n);\n"
+        "const dim3 copy = grid;\n"
+        "kernel<<<copy, 1>>>(p, n);\n"
+        "dim3 changed(n);\n"
+        "changed.y = m;\n"
+        "kernel<<<changed, 1>>>(p, n);");
+  std::vector<std::string> Found;
+  for (const KernelLaunch &Launch : Launches->of(kernel())) {
+    const auto *Call = llvm::cast<clang::CUDAKernelCallExpr>(Launch.Site);
+    std::optional<llvm::SmallVector<const clang::Expr *, 3>> Extents =
+        configurationExtents(Call->getConfig()->getArg(0),
+                             Unit->getASTContext());
+    std::string Text = Extents ? "" : "<none>";
+    for (const clang::Expr *Extent :
+         Extents.value_or(llvm::SmallVector<const clang::Expr *, 3>{}))
+      Text += (Text.empty() ? "" : ", ") +
+              (Extent ? quoteSource(Extent, Unit->getASTContext()) : "1");
+    Found.push_back(Text);
+  }
+  EXPECT_EQ(Found, (std::vector<std::string>{"n / 256, 1, 1", "n, m, 1",
+                                             "n, m, 1", "<none>"}));
 }
 
 // A rounded-up grid whose division the launcher requires to be exact, by

@@ -1,0 +1,88 @@
+//===--- LaunchReach.h - How far a launch takes an index --------*- C++ -*-===//
+///
+/// \file
+/// A kernel whose index has no guard is safe exactly when its launch covers
+/// no more than the data. When the launch and the allocation are both in
+/// view, that can be computed rather than assumed: give every count the
+/// launcher reads from outside (its parameters, numbers read from the
+/// command line) one sample size, follow the launcher's arithmetic to the
+/// grid, the block, the kernel's arguments and the allocation's element
+/// count, and take the largest index any thread of the grid computes. If it
+/// passes the count, the last threads read or write past the allocation:
+///
+///   int index_s = cols * TILE * by + TILE * bx + cols * TILE + tx;
+///   south[ty][tx] = J[index_s];     // the tile row below this block's
+///   ...
+///   cudaMalloc(&J, sizeof(float) * rows * cols);
+///   dim3 grid(cols / TILE, rows / TILE);
+///   kernel<<<grid, dim3(TILE, TILE)>>>(J, cols, rows);
+///
+/// With rows and cols at 1024, block (63, 63) reads element 1049599 of
+/// 1048576. Only when every step is certain: the access runs on every
+/// thread that reaches it (no branch, early return or short circuit before
+/// it in the kernel), the index is linear in the thread's coordinates, the
+/// allocation is the buffer's only one, every value the launcher uses is
+/// computed from constants and the sampled counts, and the count and the
+/// reach depend on the same sampled counts (a byte count passed in beside
+/// an element count says nothing of their relation). The answer must hold
+/// at two sample sizes.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GPUGUARD_ANALYSIS_CUDA_LAUNCHREACH_H
+#define GPUGUARD_ANALYSIS_CUDA_LAUNCHREACH_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallVector.h"
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class VarDecl;
+} // namespace clang
+
+namespace gpuguard::cuda {
+
+class KernelLaunches;
+
+/// An access that a launch takes past the end of its allocation.
+struct ReachPastAllocation {
+  const clang::CUDAKernelCallExpr *Launch = nullptr;
+  const clang::CallExpr *Allocation = nullptr;
+  const clang::VarDecl *Buffer = nullptr;
+  /// The counts the launcher reads from outside, given the sample size.
+  llvm::SmallVector<const clang::VarDecl *, 2> Sampled;
+  int64_t Sample = 0;
+  /// The largest index, the elements allocated, and a thread that reaches
+  /// it (x, y, z).
+  int64_t Reached = 0;
+  int64_t Count = 0;
+  std::array<int64_t, 3> Block{};
+  std::array<int64_t, 3> Thread{};
+  /// How many dimensions the launch uses: 1 to 3.
+  unsigned Dimensions = 1;
+};
+
+/// The first launch of \p Kernel in the translation unit that takes the
+/// index of \p Access, an access through the pointer parameter \p Base,
+/// past the end of the allocation the launch passes for it; none when no
+/// launch is certain to.
+std::optional<ReachPastAllocation>
+reachPastAllocation(const clang::FunctionDecl &Kernel,
+                    const clang::Expr &Access, const clang::Expr &Base,
+                    const clang::Expr &Index, const KernelLaunches &Launches,
+                    clang::ASTContext &Context);
+
+/// Whether \p Access runs on every thread of \p Kernel: it is not under a
+/// branch, a loop, a conditional operator or a short circuit, and nothing
+/// before it in the body can return.
+bool runsOnEveryThread(const clang::FunctionDecl &Kernel,
+                       const clang::Expr &Access);
+
+} // namespace gpuguard::cuda
+
+#endif // GPUGUARD_ANALYSIS_CUDA_LAUNCHREACH_H
