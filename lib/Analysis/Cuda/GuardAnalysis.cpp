@@ -1164,7 +1164,10 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
     Result.Problems.push_back(Problem);
     return;
   }
-  Result.AnyBounded = true;
+  // A coordinate with a lower bound alone (`by` past `if (by == 0) ...`)
+  // is as neutral as one with no fact: the launch bounds it, no guard does.
+  if (F.UpperSlack || F.ConstUpper || UpperTrusted)
+    Result.AnyBounded = true;
 }
 
 void GuardDataflow::evaluate(const Expr *E, int64_t Offset,

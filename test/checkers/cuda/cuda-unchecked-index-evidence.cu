@@ -418,9 +418,12 @@ __global__ void westNeighbour(float *out, const float *J, int cols, int rows) {
   float west = J[indexW];
   // CHECK-NOTES: :[[@LINE-1]]:16: warning: index 'indexW' of 'J[indexW]' is -1 where 'by', 'bx' and 'ty' are 0; no guard bounds 'by', 'bx' and 'ty' from below [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: 'indexW' is computed here from 'by', 'bx' and 'ty'
-  // Off the first column of blocks, or one row in, it is not.
+  // Off the first column of blocks, or one row in, it is not below zero;
+  // how far it reaches is the launch's to say.
   if (bx > 0)
     west += J[indexW];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:13: warning: index 'indexW' of 'J[indexW]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-9]]:7: note: 'indexW' is computed here from 'by', 'bx' and 'ty'
   int inner = cols * TILE * (by + 1) + TILE * bx + cols * ty - 1;
   west += J[inner];
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:11: warning: index 'inner' of 'J[inner]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
@@ -486,14 +489,15 @@ __global__ void haloTile(float *f, const float *g) {
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:41: warning: 'i' in the index of 'g[HALO_AT(i, j)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
   // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'j' is computed here from 'threadIdx.y', 'blockIdx.y' and 'blockDim.y'
-  // CHECK-NOTES-STRICT: :[[@LINE+2]]:29: note: the same index reaches 'g[HALO_AT(i - 1, j)]' here
+  // CHECK-NOTES-STRICT: :[[@LINE+4]]:29: note: the same index reaches 'g[HALO_AT(i - 1, j)]' here
+  // CHECK-NOTES-STRICT: :[[@LINE+9]]:29: note: the same index reaches 'g[HALO_AT(i, j - 1)]' here
+  // CHECK-NOTES-STRICT: :[[@LINE+18]]:3: note: the same index reaches 'f[HALO_AT(i, j)]' here
   if (threadIdx.x == 0 && i >= 1)
     t[threadIdx.y + 1][0] = g[HALO_AT(i - 1, j)];
   if (threadIdx.x == 15 && i <= HALO_N - 2)
     t[threadIdx.y + 1][17] = g[HALO_AT(i + 1, j)];
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:30: warning: 'j' in the index of 'g[HALO_AT(i + 1, j)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES-STRICT: :[[@LINE-11]]:7: note: 'j' is computed here from 'threadIdx.y', 'blockIdx.y' and 'blockDim.y'
-  // CHECK-NOTES-STRICT: :[[@LINE+2]]:29: note: the same index reaches 'g[HALO_AT(i, j - 1)]' here
+  // CHECK-NOTES-STRICT: :[[@LINE-13]]:7: note: 'j' is computed here from 'threadIdx.y', 'blockIdx.y' and 'blockDim.y'
   if (threadIdx.y == 0 && j >= 1)
     t[0][threadIdx.x + 1] = g[HALO_AT(i, j - 1)];
   // The guard on the row keeps room below the size it was written from.
@@ -904,8 +908,8 @@ __global__ void tileBelow(float *out, const float *img, int cols) {
   // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: 'here' is computed here from 'by', 'bx', 'ty' and 'tx'
   // CHECK-NOTES: :[[@LINE-3]]:15: warning: index 'below' of 'img[below]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-5]]:7: note: 'below' is computed here from 'by', 'bx' and 'tx'
-  // CHECK-NOTES: :[[@LINE+45]]:3: note: 'tileBelow' is launched here, with 'rows' and 'cols' at 1024: thread (15, 0) of block (63, 63) computes index 1049599, past the 1048576 elements of 'img'
-  // CHECK-NOTES: :[[@LINE+39]]:3: note: 'img' is allocated here
+  // CHECK-NOTES: :[[@LINE+62]]:3: note: 'tileBelow' is launched here, with 'rows' and 'cols' at 1024: thread (15, 0) of block (63, 63) computes index 1049599, past the 1048576 elements of 'img'
+  // CHECK-NOTES: :[[@LINE+56]]:3: note: 'img' is allocated here
 }
 
 // The same loads, from an image with a tile row of padding below it.
@@ -940,6 +944,23 @@ __global__ void tileBelowBranched(float *out, const float *img, int cols) {
   // CHECK-NOTES-STRICT: :[[@LINE-12]]:7: note: 'below' is computed here from 'by', 'bx' and 'tx'
 }
 
+// A branch for the first block row does not bound the row: the load of the
+// next tile's first column is past the image for the last block.
+__global__ void tileRight(float *out, const float *img, int cols) {
+  int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int here = cols * REACH_TILE * by + REACH_TILE * bx + cols * ty + tx;
+  int right = cols * REACH_TILE * by + REACH_TILE * bx + cols * ty + REACH_TILE;
+  if (by == 0)
+    out[here] = 0.0f;
+  out[here] += img[right];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: index 'here' of 'out[here]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: 'here' is computed here from 'by', 'bx', 'ty' and 'tx'
+  // CHECK-NOTES: :[[@LINE-3]]:16: warning: index 'right' of 'img[right]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 'right' is computed here from 'by', 'bx' and 'ty'
+  // CHECK-NOTES: :[[@LINE+16]]:3: note: 'tileRight' is launched here, with 'rows' and 'cols' at 1024: thread (0, 15) of block (63, 63) computes index 1048576, past the 1048576 elements of 'img'
+  // CHECK-NOTES: :[[@LINE+7]]:3: note: 'img' is allocated here
+}
+
 void runTiles(int argc, char **argv) {
   int rows = atoi(argv[1]);
   int cols = atoi(argv[2]);
@@ -952,6 +973,7 @@ void runTiles(int argc, char **argv) {
   tileBelow<<<grid, block>>>(out, img, cols);
   tileBelowPadded<<<grid, block>>>(out, padded, cols);
   tileBelowBranched<<<grid, block>>>(out, img, cols);
+  tileRight<<<grid, block>>>(out, img, cols);
   cudaFree(img);
   cudaFree(padded);
   cudaFree(out);
