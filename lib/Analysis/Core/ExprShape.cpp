@@ -266,6 +266,39 @@ void collectAssignedVariables(const Stmt *Body,
     collectAssignedVariables(Child, Out);
 }
 
+static void addVariableWrites(const Stmt *S, VariableWrites &Out) {
+  if (!S)
+    return;
+  auto NamedVariable = [](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  };
+  if (const auto *Op = dyn_cast<BinaryOperator>(S);
+      Op && Op->isAssignmentOp()) {
+    if (const VarDecl *Var = NamedVariable(Op->getLHS())) {
+      if (Op->getOpcode() == BO_Assign) {
+        Out.Assigned[Var].push_back(Op->getRHS());
+      } else {
+        Out.Combined[Var].push_back(Op->getRHS());
+        Out.ChangedOtherwise.insert(Var);
+      }
+    }
+  } else if (const auto *Op = dyn_cast<UnaryOperator>(S);
+             Op &&
+             (Op->isIncrementDecrementOp() || Op->getOpcode() == UO_AddrOf)) {
+    if (const VarDecl *Var = NamedVariable(Op->getSubExpr()))
+      Out.ChangedOtherwise.insert(Var);
+  }
+  for (const Stmt *Child : S->children())
+    addVariableWrites(Child, Out);
+}
+
+VariableWrites collectVariableWrites(const Stmt *Body) {
+  VariableWrites Out;
+  addVariableWrites(Body, Out);
+  return Out;
+}
+
 const Expr *packedTriangleRowCount(const Expr *E, const ASTContext &Context) {
   const auto *Half = dyn_cast_or_null<BinaryOperator>(stripIndexCasts(E));
   if (!Half)

@@ -84,6 +84,26 @@ void collectAssignedVariables(
     const clang::Stmt *Body,
     llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out);
 
+/// What a body writes into the variables it names directly (locals,
+/// parameters and globals alike).
+struct VariableWrites {
+  /// The value of each plain assignment `v = e`, in source order.
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Expr *, 1>>
+      Assigned;
+  /// The right operand of each compound assignment `v += e`, in source
+  /// order.
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Expr *, 1>>
+      Combined;
+  /// The variables changed other than by a plain assignment: by a compound
+  /// assignment, `++` or `--`, or through their address.
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> ChangedOtherwise;
+};
+
+/// The writes of \p Body (see VariableWrites).
+VariableWrites collectVariableWrites(const clang::Stmt *Body);
+
 /// The initialiser of the local variable \p E names, when \p MayChange (see
 /// collectAssignedVariables()) does not hold it: the value the local has
 /// wherever it is read. Null for parameters (what they hold comes from the

@@ -49,15 +49,21 @@ bool isArgv(const ParmVarDecl *Param) {
 /// its comparisons.
 class Writes : public RecursiveASTVisitor<Writes> {
 public:
-  bool VisitVarDecl(VarDecl *Var) {
+  explicit Writes(const Stmt *Body) : Variables(collectVariableWrites(Body)) {}
+
+  /// Every value the local \p Var is given: its initialiser, then what is
+  /// assigned or added to it.
+  SmallVector<const Expr *, 2> valuesOf(const VarDecl *Var) const {
+    SmallVector<const Expr *, 2> Values;
     if (Var->hasLocalStorage() && Var->getInit())
-      Values[Var].push_back(Var->getInit());
-    return true;
+      Values.push_back(Var->getInit());
+    for (const auto *Written : {&Variables.Assigned, &Variables.Combined})
+      if (auto It = Written->find(Var); It != Written->end())
+        Values.append(It->second.begin(), It->second.end());
+    return Values;
   }
+
   bool VisitBinaryOperator(BinaryOperator *Op) {
-    if (Op->isAssignmentOp())
-      if (const VarDecl *Var = localVariable(Op->getLHS()))
-        Values[Var].push_back(Op->getRHS());
     if (Op->isComparisonOp())
       Comparisons.push_back(Op);
     return true;
@@ -73,7 +79,7 @@ public:
     return true;
   }
 
-  DenseMap<const VarDecl *, SmallVector<const Expr *, 2>> Values;
+  VariableWrites Variables;
   DenseMap<const VarDecl *, const CallExpr *> MpiRanks;
   SmallPtrSet<const VarDecl *, 4> DeviceCounts;
   std::vector<const BinaryOperator *> Comparisons;
@@ -134,9 +140,8 @@ public:
             Sources.push_back(
                 {OrdinalSource::MpiWorldRank, "MPI_COMM_WORLD", Call});
         }
-        if (auto It = W.Values.find(Var); It != W.Values.end())
-          for (const Expr *Value : It->second)
-            trace(Value);
+        for (const Expr *Value : W.valuesOf(Var))
+          trace(Value);
       }
       return;
     }
@@ -155,13 +160,10 @@ public:
     if (const VarDecl *Var = localVariable(E)) {
       if (W.DeviceCounts.contains(Var))
         return true;
-      if (auto It = W.Values.find(Var); It != W.Values.end())
-        for (const Expr *Value : It->second)
-          if (const auto *Call =
-                  dyn_cast<CallExpr>(Value->IgnoreParenImpCasts());
-              Call && isDeviceCountCall(*Call))
-            return true;
-      return false;
+      return llvm::any_of(W.valuesOf(Var), [](const Expr *Value) {
+        const auto *Call = dyn_cast<CallExpr>(Value->IgnoreParenImpCasts());
+        return Call && isDeviceCountCall(*Call);
+      });
     }
     for (const Stmt *Child : E->children())
       if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
@@ -196,7 +198,7 @@ OrdinalTrace traceDeviceOrdinal(const Expr &Ordinal,
   OrdinalTrace Result;
   if (!Function.getBody())
     return Result;
-  Writes W;
+  Writes W(Function.getBody());
   W.TraverseStmt(Function.getBody());
   Tracer T(W);
   T.trace(&Ordinal);

@@ -13,7 +13,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <functional>
 
 using namespace clang;
 
@@ -351,50 +350,16 @@ IndexEvidence launchPastAllocation(const UnguardedAccess &Access,
   const IndexedAccess &Indexed = Access.Access;
   if (Indexed.BaseOffset || Indexed.PassedTo || !Indexed.Base || !Indexed.Index)
     return {};
-  std::optional<ReachPastAllocation> Reach =
-      reachPastAllocation(Where.Function, *Indexed.Access, *Indexed.Base,
-                          *Indexed.Index, Where.Launches, Where.Context);
+  // Each problem of one access asks; the launches answer once.
+  auto [Cached, Inserted] = Where.ReachByAccess.try_emplace(Indexed.Access);
+  if (Inserted)
+    Cached->second =
+        reachPastAllocation(Where.Function, *Indexed.Access, *Indexed.Base,
+                            *Indexed.Index, Where.Launches, Where.Context);
+  const std::optional<ReachPastAllocation> &Reach = Cached->second;
   if (!Reach)
     return {};
-  return {IndexEvidenceKind::PastAllocation, nullptr, nullptr,
-          std::move(Reach)};
-}
-
-/// The dimensions of the thread coordinates \p E is computed from (x = 1,
-/// y = 2, z = 4), through the definitions of the locals it reads; all three
-/// where a local's definition is not known.
-unsigned coordinateDimensions(const Expr *E,
-                              const ThreadIndexProvenance &Provenance) {
-  unsigned Dimensions = 0;
-  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
-  std::function<void(const Stmt *, unsigned)> Visit = [&](const Stmt *S,
-                                                          unsigned Depth) {
-    if (!S || Depth > 8)
-      return;
-    if (const auto *Read = dyn_cast<Expr>(S)) {
-      if (std::optional<BuiltinComponent> Builtin = getBuiltinComponent(Read)) {
-        if (Builtin->isCoordinate())
-          Dimensions |= 1u << (Builtin->Dimension - 'x');
-        return;
-      }
-      if (const VarDecl *Var = asLocalVariable(Read->IgnoreParenImpCasts());
-          Var && !isa<ParmVarDecl>(Var) && Provenance.isThreadDependent(Var)) {
-        if (!Seen.insert(Var).second)
-          return;
-        const VariableDefinition *Definition = Provenance.definitionOf(Var);
-        if (!Definition) {
-          Dimensions = 7;
-          return;
-        }
-        Visit(Definition->Value, Depth + 1);
-        return;
-      }
-    }
-    for (const Stmt *Child : S->children())
-      Visit(Child, Depth);
-  };
-  Visit(E, 0);
-  return Dimensions ? Dimensions : 7;
+  return {IndexEvidenceKind::PastAllocation, nullptr, nullptr, Reach};
 }
 
 /// A launch whose grid is rounded up in a dimension \p Index is computed
@@ -403,8 +368,10 @@ IndexEvidence roundedUpLaunch(const Expr *Index,
                               const IndexEvidenceContext &Where) {
   if (!Where.Function.hasAttr<CUDAGlobalAttr>())
     return {};
-  if (const KernelLaunch *Launch = Where.Launches.firstRoundedUpLaunch(
-          Where.Function, coordinateDimensions(Index, Where.Provenance)))
+  // All three axes where the coordinates are not known.
+  unsigned Axes = Where.Provenance.originOf(Index).CoordinateAxes;
+  if (const KernelLaunch *Launch =
+          Where.Launches.firstRoundedUpLaunch(Where.Function, Axes ? Axes : 7u))
     return {IndexEvidenceKind::RoundedUpLaunch, Launch};
   return {};
 }

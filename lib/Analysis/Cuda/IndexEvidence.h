@@ -40,6 +40,7 @@
 
 #include "Analysis/Cuda/GuardAnalysis.h"
 #include "Analysis/Cuda/LaunchReach.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang {
@@ -100,6 +101,10 @@ public:
   bool CheckBlockLocalIndexes = false;
   /// The locals the function assigns after their declaration.
   llvm::SmallPtrSet<const clang::VarDecl *, 16> Assigned;
+  /// What the launches in view do with each access already asked about.
+  mutable llvm::DenseMap<const clang::Expr *,
+                         std::optional<ReachPastAllocation>>
+      ReachByAccess;
 };
 
 /// The evidence that \p Problem of \p Access can happen.

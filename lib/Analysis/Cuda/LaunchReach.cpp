@@ -65,18 +65,14 @@ const Expr *stripIntegerCasts(const Expr *E) {
     const auto *Cast = dyn_cast<CastExpr>(E);
     if (!Cast)
       return E;
-    if (Cast->getCastKind() == CK_LValueToRValue ||
-        Cast->getCastKind() == CK_NoOp) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    if (Cast->getCastKind() != CK_IntegralCast)
-      return E->getType()->isIntegralOrEnumerationType() &&
-                     Cast->getSubExpr()
-                         ->getType()
-                         ->isIntegralOrEnumerationType()
-                 ? Cast->getSubExpr()
-                 : nullptr;
+    bool KeepsInteger =
+        Cast->getCastKind() == CK_LValueToRValue ||
+        Cast->getCastKind() == CK_NoOp ||
+        Cast->getCastKind() == CK_IntegralCast ||
+        (E->getType()->isIntegralOrEnumerationType() &&
+         Cast->getSubExpr()->getType()->isIntegralOrEnumerationType());
+    if (!KeepsInteger)
+      return nullptr;
     E = Cast->getSubExpr();
   }
   return E;
@@ -87,10 +83,9 @@ const Expr *stripIntegerCasts(const Expr *E) {
 /// parsed from text) at one sample size.
 class HostValues {
 public:
-  HostValues(const FunctionDecl &Caller, ASTContext &Context, int64_t Sample)
-      : Caller(Caller), Context(Context), Sample(Sample) {
-    collectWrites(Caller.getBody());
-  }
+  HostValues(const FunctionDecl &Caller, const VariableWrites &Writes,
+             ASTContext &Context, int64_t Sample)
+      : Caller(Caller), Writes(Writes), Context(Context), Sample(Sample) {}
 
   /// The value of \p E; the sampled variables it reads are added to \p
   /// Reads.
@@ -140,38 +135,12 @@ public:
   }
 
 private:
-  /// Every plain assignment of a variable in the function, and the
-  /// variables also changed another way (`+=`, `++`, their address).
-  void collectWrites(const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *Op = dyn_cast<BinaryOperator>(S)) {
-      if (const auto *Ref =
-              dyn_cast<DeclRefExpr>(Op->getLHS()->IgnoreParenImpCasts());
-          Ref && Op->isAssignmentOp()) {
-        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
-          if (Op->getOpcode() == BO_Assign)
-            Assignments[Var].push_back(Op->getRHS());
-          else
-            OtherWrites.insert(Var);
-        }
-      }
-    } else if (const auto *Op = dyn_cast<UnaryOperator>(S)) {
-      if (const auto *Ref =
-              dyn_cast<DeclRefExpr>(Op->getSubExpr()->IgnoreParenImpCasts());
-          Ref && (Op->isIncrementDecrementOp() || Op->getOpcode() == UO_AddrOf))
-        if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-          OtherWrites.insert(Var);
-    }
-    for (const Stmt *Child : S->children())
-      collectWrites(Child);
-  }
-
   std::optional<int64_t>
   valueOf(const VarDecl &Var, llvm::SmallSetVector<const VarDecl *, 4> &Reads,
           unsigned Depth) {
     if (!Var.getType()->isIntegralOrEnumerationType() ||
-        Var.getType()->isReferenceType() || OtherWrites.contains(&Var))
+        Var.getType()->isReferenceType() ||
+        Writes.ChangedOtherwise.contains(&Var))
       return std::nullopt;
     auto Sampled = [&]() -> std::optional<int64_t> {
       Reads.insert(&Var);
@@ -185,8 +154,8 @@ private:
       return Callee && Callee->getIdentifier() &&
              isTextToNumber(Callee->getName());
     };
-    auto Written = Assignments.find(&Var);
-    if (Written == Assignments.end()) {
+    auto Written = Writes.Assigned.find(&Var);
+    if (Written == Writes.Assigned.end()) {
       if (Var.getInit())
         return ReadFromText(Var.getInit())
                    ? Sampled()
@@ -204,11 +173,9 @@ private:
   }
 
   const FunctionDecl &Caller;
+  const VariableWrites &Writes;
   ASTContext &Context;
   int64_t Sample;
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 1>>
-      Assignments;
-  llvm::SmallPtrSet<const VarDecl *, 8> OtherWrites;
 };
 
 /// An index linear in the thread's coordinates: threadIdx.x, .y, .z, then
@@ -390,32 +357,36 @@ bool runsInBlock(const CompoundStmt &Block, const Expr &Access) {
   return false;
 }
 
+/// What the reach of one launch is computed from, the same at every sample
+/// size: the launcher's writes and the buffer's one allocation.
+struct LaunchInView {
+  const FunctionDecl &Kernel;
+  const CUDAKernelCallExpr &Launch;
+  const FunctionDecl &Caller;
+  const VarDecl &Buffer;
+  const CallExpr &Allocation;
+  VariableWrites Writes;
+};
+
 /// The launch's reach at one sample size, or none where a step is
 /// uncertain.
-std::optional<ReachPastAllocation>
-reachAtSample(const FunctionDecl &Kernel, const CUDAKernelCallExpr &Launch,
-              const FunctionDecl &Caller, const VarDecl &Buffer,
-              const Expr &Index, int64_t Sample, ASTContext &Context) {
+std::optional<ReachPastAllocation> reachAtSample(const LaunchInView &View,
+                                                 const Expr &Index,
+                                                 int64_t Sample,
+                                                 ASTContext &Context) {
+  const CUDAKernelCallExpr &Launch = View.Launch;
   const CallExpr *Config = Launch.getConfig();
   if (!Config || Config->getNumArgs() < 2)
     return std::nullopt;
-  HostValues Host(Caller, Context, Sample);
-  llvm::SmallPtrSet<const VarDecl *, 16> Assigned;
-  collectAssignedVariables(Caller.getBody(), Assigned);
-  // The buffer's one allocation; its count is read from the byte count
-  // below, as the launcher computes it.
-  llvm::SmallVector<const Expr *, 4> Factors;
-  const CallExpr *Allocation = soleDeviceAllocation(Buffer, Caller.getBody(),
-                                                    Context, Assigned, Factors);
-  if (!Allocation)
-    return std::nullopt;
+  HostValues Host(View.Caller, View.Writes, Context, Sample);
   llvm::SmallSetVector<const VarDecl *, 4> CountReads, ReachReads;
   // The byte count over the element's size.
-  QualType Element = Buffer.getType()->getPointeeType();
+  QualType Element = View.Buffer.getType()->getPointeeType();
   if (Element.isNull() || Element->isIncompleteType())
     return std::nullopt;
   int64_t ElementSize = Context.getTypeSizeInChars(Element).getQuantity();
-  std::optional<int64_t> Bytes = Host.value(Allocation->getArg(1), CountReads);
+  std::optional<int64_t> Bytes =
+      Host.value(View.Allocation.getArg(1), CountReads);
   if (!Bytes || ElementSize <= 0 || *Bytes % ElementSize != 0)
     return std::nullopt;
   int64_t Count = *Bytes / ElementSize;
@@ -432,7 +403,7 @@ reachAtSample(const FunctionDecl &Kernel, const CUDAKernelCallExpr &Launch,
       return std::nullopt;
     return Host.value(Launch.getArg(Param), ReachReads);
   };
-  KernelIndex Kernels(Kernel, Context, Argument, *Block, *Grid);
+  KernelIndex Kernels(View.Kernel, Context, Argument, *Block, *Grid);
   std::optional<Linear> Reach = Kernels.value(&Index);
   // The same counts on both sides, or the comparison means nothing.
   if (!Reach || CountReads.size() != ReachReads.size() ||
@@ -442,8 +413,8 @@ reachAtSample(const FunctionDecl &Kernel, const CUDAKernelCallExpr &Launch,
     return std::nullopt;
   ReachPastAllocation Result;
   Result.Launch = &Launch;
-  Result.Allocation = Allocation;
-  Result.Buffer = &Buffer;
+  Result.Allocation = &View.Allocation;
+  Result.Buffer = &View.Buffer;
   Result.Sampled.assign(CountReads.begin(), CountReads.end());
   Result.Sample = Sample;
   Result.Count = Count;
@@ -504,11 +475,23 @@ reachPastAllocation(const FunctionDecl &Kernel, const Expr &Access,
         !Context.hasSameUnqualifiedType(Buffer->getType()->getPointeeType(),
                                         Pointer->getType()->getPointeeType()))
       continue;
+    // The buffer's one allocation; its count is read from the byte count,
+    // as the launcher computes it.
+    llvm::SmallPtrSet<const VarDecl *, 16> Assigned;
+    collectAssignedVariables(Caller->getBody(), Assigned);
+    llvm::SmallVector<const Expr *, 4> Factors;
+    const CallExpr *Allocation = soleDeviceAllocation(
+        *Buffer, Caller->getBody(), Context, Assigned, Factors);
+    if (!Allocation || Allocation->getNumArgs() < 2)
+      continue;
+    LaunchInView View{Kernel,      *Call,
+                      *Caller,     *Buffer,
+                      *Allocation, collectVariableWrites(Caller->getBody())};
     std::optional<ReachPastAllocation> First;
     bool PastAtEverySample = true;
     for (int64_t Sample : Samples) {
-      std::optional<ReachPastAllocation> Reach = reachAtSample(
-          Kernel, *Call, *Caller, *Buffer, Index, Sample, Context);
+      std::optional<ReachPastAllocation> Reach =
+          reachAtSample(View, Index, Sample, Context);
       PastAtEverySample &= Reach && Reach->Reached >= Reach->Count;
       if (!PastAtEverySample)
         break;

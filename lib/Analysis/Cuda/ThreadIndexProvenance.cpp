@@ -75,18 +75,27 @@ unsigned builtinBit(BuiltinVariable Kind) {
   return 0;
 }
 
+/// What a builtin component is: its kind, and its axis if a coordinate.
+ValueOrigin builtinOrigin(const BuiltinComponent &Builtin) {
+  ValueOrigin Origin;
+  Origin.Builtins = builtinBit(Builtin.Kind);
+  if (Builtin.isCoordinate())
+    Origin.CoordinateAxes = 1u << (Builtin.Dimension - 'x');
+  return Origin;
+}
+
 /// The builtins a helper's body reads anywhere; a helper such as
 /// `globalIndex()` passes them on through its result.
-unsigned builtinsReadBy(const Stmt *S) {
+ValueOrigin builtinsReadBy(const Stmt *S) {
+  ValueOrigin Origin;
   if (!S)
-    return 0;
+    return Origin;
   if (const auto *E = dyn_cast<Expr>(S))
     if (auto Builtin = getBuiltinComponent(E))
-      return builtinBit(Builtin->Kind);
-  unsigned Bits = 0;
+      return builtinOrigin(*Builtin);
   for (const Stmt *Child : S->children())
-    Bits |= builtinsReadBy(Child);
-  return Bits;
+    Origin.add(builtinsReadBy(Child));
+  return Origin;
 }
 
 bool isMemoryLoad(const Expr *E) {
@@ -161,14 +170,17 @@ void ThreadIndexProvenance::recordDefinition(const VarDecl *Var,
   if (Inserted)
     Old.IsBareCoordinate = true; // Refined by every definition below.
   unsigned Builtins = Old.Builtins | New.Builtins;
+  unsigned Axes = Old.CoordinateAxes | New.CoordinateAxes;
   // A variable stays a bare coordinate only while every definition that
   // gives it a thread-dependent value copies one coordinate unchanged.
   bool Bare = Old.IsBareCoordinate &&
               (New.IsBareCoordinate || !New.isThreadDependent()) &&
               !(IsArithmeticUpdate &&
                 (Old.isThreadDependent() || New.isThreadDependent()));
-  if (Builtins != Old.Builtins || Bare != Old.IsBareCoordinate) {
+  if (Builtins != Old.Builtins || Axes != Old.CoordinateAxes ||
+      Bare != Old.IsBareCoordinate) {
     Old.Builtins = Builtins;
+    Old.CoordinateAxes = Axes;
     Old.IsBareCoordinate = Bare;
     Changed = true;
   }
@@ -204,7 +216,7 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
     return Result;
   E = stripIndexCasts(E);
   if (auto Builtin = getBuiltinComponent(E)) {
-    Result.Builtins = builtinBit(Builtin->Kind);
+    Result = builtinOrigin(*Builtin);
     Result.IsBareCoordinate = Builtin->isCoordinate();
     return Result;
   }
@@ -228,18 +240,18 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return computeOrigin(BO->getRHS(), Depth);
-    Result.Builtins = computeOrigin(BO->getLHS(), Depth).Builtins |
-                      computeOrigin(BO->getRHS(), Depth).Builtins;
+    Result.add(computeOrigin(BO->getLHS(), Depth));
+    Result.add(computeOrigin(BO->getRHS(), Depth));
     return Result;
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    Result.Builtins = computeOrigin(CO->getTrueExpr(), Depth).Builtins |
-                      computeOrigin(CO->getFalseExpr(), Depth).Builtins;
+    Result.add(computeOrigin(CO->getTrueExpr(), Depth));
+    Result.add(computeOrigin(CO->getFalseExpr(), Depth));
     return Result;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     for (const Expr *Arg : Call->arguments())
-      Result.Builtins |= computeOrigin(Arg, Depth).Builtins;
+      Result.add(computeOrigin(Arg, Depth));
     if (isFloatToIntegerConversion(Call))
       Result.Builtins |= ValueOrigin::FromFloat;
     if (isBitCount(Call))
@@ -247,14 +259,14 @@ ValueOrigin ThreadIndexProvenance::computeOrigin(const Expr *E,
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (Depth < 3 && Callee->hasBody() &&
           !Context.getSourceManager().isInSystemHeader(Callee->getLocation()))
-        Result.Builtins |= builtinsReadBy(Callee->getBody());
+        Result.add(builtinsReadBy(Callee->getBody()));
     return Result;
   }
   // Anything else (unary arithmetic, casts from floating point, dependent
   // expressions in templates) is thread-dependent when a part of it is.
   for (const Stmt *Child : E->children())
     if (const auto *ChildExpr = dyn_cast_or_null<Expr>(Child))
-      Result.Builtins |= computeOrigin(ChildExpr, Depth).Builtins;
+      Result.add(computeOrigin(ChildExpr, Depth));
   return Result;
 }
 

@@ -36,6 +36,10 @@ struct ValueOrigin {
     FromFloat = 1u << 5,
   };
   unsigned Builtins = 0;
+  /// The axes of the thread and block coordinates it is computed from:
+  /// x = 1, y = 2, z = 4. A grid rounded up along x adds threads past the
+  /// data for an index computed from x only.
+  unsigned CoordinateAxes = 0;
   /// True when the value is exactly one coordinate component (`threadIdx.x`,
   /// `blockIdx.y`, or a copy of one), which the launch itself bounds.
   bool IsBareCoordinate = false;
@@ -49,6 +53,11 @@ struct ValueOrigin {
     return (Builtins & ThreadIdx) && !(Builtins & BlockIdx);
   }
   bool isLoaded() const { return Builtins & Loaded; }
+  /// Adds what \p Other is computed from.
+  void add(const ValueOrigin &Other) {
+    Builtins |= Other.Builtins;
+    CoordinateAxes |= Other.CoordinateAxes;
+  }
   bool isFromFloat() const { return Builtins & FromFloat; }
 };
 

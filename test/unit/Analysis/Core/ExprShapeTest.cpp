@@ -235,6 +235,49 @@ TEST_F(ExprShapeTest, UnchangedInitializersAndLoopCounters) {
   EXPECT_EQ(Counters.begin()->first->getName(), "i");
 }
 
+TEST_F(ExprShapeTest, VariableWritesByKind) {
+  Unit = parseCuda("__device__ int total;\n"
+                   "__device__ void take(int *);\n"
+                   "__device__ void f(int n) {\n"
+                   "  int a = 1, b = 2, c = 3, d = 4, e = 5;\n"
+                   "  a = n * 2;\n"
+                   "  a = n;\n"
+                   "  b += n;\n"
+                   "  ++c;\n"
+                   "  take(&d);\n"
+                   "  total = e;\n"
+                   "  n = e;\n"
+                   "}\n");
+  ASSERT_TRUE(Unit);
+  const clang::FunctionDecl *Function = findFunction(context(), "f");
+  VariableWrites Writes = collectVariableWrites(Function->getBody());
+  auto Named = [&](const auto &Map, llvm::StringRef Name) {
+    std::vector<std::string> Values;
+    for (const auto &[Var, Written] : Map)
+      if (Var->getName() == Name)
+        for (const clang::Expr *Value : Written)
+          Values.push_back(quoteSource(Value, context()));
+    return Values;
+  };
+  auto ChangedOtherwise = [&](llvm::StringRef Name) {
+    return llvm::any_of(
+        Writes.ChangedOtherwise,
+        [&](const clang::VarDecl *Var) { return Var->getName() == Name; });
+  };
+  // Plain assignments in source order; initialisers are not writes.
+  EXPECT_EQ(Named(Writes.Assigned, "a"),
+            (std::vector<std::string>{"n * 2", "n"}));
+  EXPECT_FALSE(ChangedOtherwise("a"));
+  EXPECT_EQ(Named(Writes.Combined, "b"), std::vector<std::string>{"n"});
+  EXPECT_TRUE(ChangedOtherwise("b"));
+  EXPECT_TRUE(ChangedOtherwise("c"));
+  EXPECT_TRUE(ChangedOtherwise("d"));
+  EXPECT_FALSE(ChangedOtherwise("e"));
+  // Globals and parameters are named directly too.
+  EXPECT_EQ(Named(Writes.Assigned, "total"), std::vector<std::string>{"e"});
+  EXPECT_EQ(Named(Writes.Assigned, "n"), std::vector<std::string>{"e"});
+}
+
 TEST_F(ExprShapeTest, LoopsEnteredAtLeastOnce) {
   auto Enters = [&](const std::string &Loop) {
     const clang::ForStmt *For = firstLoop(Loop);

@@ -45,6 +45,25 @@ TEST_F(ProvenanceTest, CopyOfOneCoordinateIsBare) {
   EXPECT_TRUE(origin("b").IsBareCoordinate);
 }
 
+TEST_F(ProvenanceTest, CoordinateAxesFollowEveryDefinition) {
+  parse("int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+        "int row = y * n + x;\n"
+        "int z = threadIdx.z; if (n > 4) z = x;\n"
+        "int stride = blockDim.x * gridDim.y;\n"
+        "int loaded = in[y];\n"
+        "(void)row; (void)z; (void)stride; (void)loaded;");
+  EXPECT_EQ(origin("x").CoordinateAxes, 1u);
+  EXPECT_EQ(origin("y").CoordinateAxes, 2u);
+  EXPECT_EQ(origin("row").CoordinateAxes, 3u);
+  // Every definition counts, not only the first.
+  EXPECT_EQ(origin("z").CoordinateAxes, 5u);
+  // Launch extents are not coordinates, and a loaded value is no
+  // coordinate of the index it was loaded with.
+  EXPECT_EQ(origin("stride").CoordinateAxes, 0u);
+  EXPECT_EQ(origin("loaded").CoordinateAxes, 0u);
+}
+
 TEST_F(ProvenanceTest, LaunchExtentsAreUniform) {
   parse("int stride = blockDim.x * gridDim.x; (void)stride;");
   EXPECT_FALSE(origin("stride").isThreadDependent());
