@@ -189,6 +189,10 @@ private:
 
   void add(const Expr *Site, StringRef Name, MemoryFamily Family,
            const VarDecl *Holder) {
+    // A reference (`float *&out`) names a pointer that outlives the
+    // function: the caller's, or an element of something longer-lived.
+    if (Holder->getType()->isReferenceType())
+      return;
     Allocations.push_back({Site, Name, Family, Holder});
     Holders.insert(Holder);
   }

@@ -116,8 +116,16 @@ struct Fact {
   /// Local variables of the value and of its bound: reassigning one ends the
   /// fact.
   llvm::SmallVector<const VarDecl *, 4> Reads;
+  /// The guards that set UpperSlack, ConstUpper and Lower. A constant
+  /// bound and a runtime one may come from different guards on different
+  /// paths (`t <= 0` past `if (t > 0)`, `t <= last` past `if (t > last)`).
   const Expr *UpperGuard = nullptr;
+  const Expr *ConstUpperGuard = nullptr;
   const Expr *LowerGuard = nullptr;
+  /// The guard of whichever upper bound there is, the runtime one first.
+  const Expr *anyUpperGuard() const {
+    return UpperSlack ? UpperGuard : ConstUpperGuard;
+  }
   /// The additive terms of the bounded expression, to recognise it inside a
   /// longer sum (`t * TILE + tx` in `row * K + t * TILE + tx`).
   llvm::SmallVector<llvm::FoldingSetNodeID, 2> Terms;
@@ -165,8 +173,10 @@ static void strengthen(FactSet &Into, const FactSet &From) {
       Existing->UpperGuard = Carry.UpperGuard;
     }
     if (Carry.ConstUpper &&
-        (!Existing->ConstUpper || *Carry.ConstUpper < *Existing->ConstUpper))
+        (!Existing->ConstUpper || *Carry.ConstUpper < *Existing->ConstUpper)) {
       Existing->ConstUpper = Carry.ConstUpper;
+      Existing->ConstUpperGuard = Carry.ConstUpperGuard;
+    }
     if (Carry.Lower && (!Existing->Lower || *Carry.Lower > *Existing->Lower)) {
       Existing->Lower = Carry.Lower;
       Existing->LowerGuard = Carry.LowerGuard;
@@ -280,6 +290,8 @@ private:
   FactKey keyOf(const Expr *E) const;
   const Expr *comparedBound(const Expr *Guard, const Expr *Part) const;
   std::optional<int64_t> writtenSize(const Expr *Guard, const Expr *Part) const;
+  std::optional<int64_t> offsetBelowConstant(const Expr *Guard,
+                                             const Expr *Part) const;
   std::optional<Fact> quotientFact(const BinaryOperator &Quotient,
                                    const FactSet &Facts) const;
   const Expr *unchangedInit(const Expr *E) const;
@@ -350,6 +362,8 @@ private:
   /// The largest constant \p E is known to be a multiple of (`x * 4`,
   /// `x << 3`, a local set to one), 1 when none is known.
   int64_t constantFactorOf(const Expr *E, unsigned Depth = 0) const;
+  std::optional<int64_t> leastLaunchExtent(const Expr *E,
+                                           unsigned Depth = 0) const;
   /// Marks the problems of \p Part that a constant \p Offset below the
   /// vector width \p Term steps by leaves within one aligned vector.
   void markAlignedLanes(Judgement &Part, const Expr *Term,
@@ -410,17 +424,40 @@ FactKey GuardDataflow::keyOf(const Expr *E) const {
 /// The side of \p Guard that \p Part is compared with (`n` in `j > n`), or
 /// null when the guard is not a comparison of \p Part.
 /// The size a constant bound was written from: 2048 in `j <= 2048 - 2`
-/// (`N - 2` with `#define N 2048`). Its author keeps room below it for an
-/// offset, as `j <= n - 2` does below `n`.
+/// (`N - 2` with `#define N 2048`), or in `j + 1 < 2048`. Its author keeps
+/// room below it for an offset, as `j <= n - 2` does below `n`.
 std::optional<int64_t> GuardDataflow::writtenSize(const Expr *Guard,
                                                   const Expr *Part) const {
   const Expr *Bound = comparedBound(Guard, Part);
-  const auto *Minus =
-      Bound ? dyn_cast<BinaryOperator>(Bound->IgnoreParenImpCasts()) : nullptr;
+  if (!Bound)
+    return offsetBelowConstant(Guard, Part);
+  const auto *Minus = dyn_cast<BinaryOperator>(Bound->IgnoreParenImpCasts());
   if (!Minus || Minus->getOpcode() != BO_Sub ||
       !integerConstant(Minus->getRHS(), Context))
     return std::nullopt;
   return integerConstant(Minus->getLHS(), Context);
+}
+
+/// The constant C of a guard `Part + k < C` (or `C > Part + k`) with a
+/// positive constant k: the offset is written into the guard, and C is the
+/// size it keeps `Part + k` below.
+std::optional<int64_t>
+GuardDataflow::offsetBelowConstant(const Expr *Guard, const Expr *Part) const {
+  const auto *Compare =
+      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
+  if (!Compare ||
+      (Compare->getOpcode() != BO_LT && Compare->getOpcode() != BO_GT))
+    return std::nullopt;
+  const Expr *Offset =
+      Compare->getOpcode() == BO_LT ? Compare->getLHS() : Compare->getRHS();
+  const Expr *Size =
+      Compare->getOpcode() == BO_LT ? Compare->getRHS() : Compare->getLHS();
+  llvm::SmallVector<const Expr *, 2> Terms;
+  int64_t Added = 0;
+  flattenSum(Offset, Context, Terms, Added);
+  if (Terms.size() != 1 || Added <= 0 || !(keyOf(Terms.front()) == keyOf(Part)))
+    return std::nullopt;
+  return integerConstant(Size, Context);
 }
 
 const Expr *GuardDataflow::comparedBound(const Expr *Guard,
@@ -610,7 +647,7 @@ void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
     int64_t Exclusive = BoundConstant + Slack;
     if (!F.ConstUpper || Exclusive < *F.ConstUpper) {
       F.ConstUpper = Exclusive;
-      F.UpperGuard = Guard;
+      F.ConstUpperGuard = Guard;
     }
     return;
   }
@@ -1104,7 +1141,7 @@ std::optional<Fact> GuardDataflow::quotientFact(const BinaryOperator &Quotient,
     return std::nullopt;
   Fact Result;
   Result.ConstUpper = (*Dividend->ConstUpper - 1) / *Divisor + 1;
-  Result.UpperGuard = Dividend->UpperGuard;
+  Result.ConstUpperGuard = Dividend->ConstUpperGuard;
   if (Dividend->Lower)
     Result.Lower = *Dividend->Lower / *Divisor;
   Result.LowerGuard = Dividend->LowerGuard;
@@ -1130,20 +1167,19 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
   if (!UpperOK && F.UpperSlack)
     UpperOK = !GuardTooWeak;
   if (!UpperOK && F.ConstUpper)
-    UpperOK =
-        CurrentExtent
-            ? *F.ConstUpper + Offset <= *CurrentExtent
-            : Offset <= 0 ||
-                  *F.ConstUpper + Offset <=
-                      writtenSize(F.UpperGuard, Part).value_or(*F.ConstUpper);
+    UpperOK = CurrentExtent
+                  ? *F.ConstUpper + Offset <= *CurrentExtent
+                  : Offset <= 0 || *F.ConstUpper + Offset <=
+                                       writtenSize(F.ConstUpperGuard, Part)
+                                           .value_or(*F.ConstUpper);
   if (!UpperOK) {
     if (!F.UpperSlack && !F.ConstUpper) {
       Problem.Kind = IndexProblemKind::Unbounded;
     } else {
       Problem.Kind = Offset > 0 ? IndexProblemKind::OffsetNotCovered
                                 : IndexProblemKind::OnePastTheBound;
-      Problem.Guard = F.UpperGuard;
-      Problem.Bound = comparedBound(F.UpperGuard, Part);
+      Problem.Guard = F.anyUpperGuard();
+      Problem.Bound = comparedBound(Problem.Guard, Part);
     }
     Result.Problems.push_back(Problem);
     return;
@@ -1301,6 +1337,37 @@ static bool readsLaunchExtent(const ValueOrigin &Origin) {
   return Origin.Builtins & (ValueOrigin::BlockDim | ValueOrigin::GridDim);
 }
 
+/// The least value of a launch extent times positive constants
+/// (`blockDim.x`, `2 * blockDim.x`, a local that copies one): every
+/// launched block has at least one thread in each dimension, and every
+/// grid at least one block.
+std::optional<int64_t> GuardDataflow::leastLaunchExtent(const Expr *E,
+                                                        unsigned Depth) const {
+  E = stripIndexCasts(E);
+  if (Depth > 4)
+    return std::nullopt;
+  if (std::optional<BuiltinComponent> Builtin = getBuiltinComponent(E))
+    return Builtin->Kind == BuiltinVariable::BlockDim ||
+                   Builtin->Kind == BuiltinVariable::GridDim
+               ? std::optional<int64_t>(1)
+               : std::nullopt;
+  if (std::optional<int64_t> Constant = integerConstant(E, Context))
+    return *Constant > 0 ? Constant : std::nullopt;
+  if (const auto *Product = dyn_cast<BinaryOperator>(E);
+      Product && Product->getOpcode() == BO_Mul) {
+    std::optional<int64_t> L = leastLaunchExtent(Product->getLHS(), Depth + 1);
+    std::optional<int64_t> R =
+        L ? leastLaunchExtent(Product->getRHS(), Depth + 1) : std::nullopt;
+    int64_t Least = 0;
+    if (!R || __builtin_mul_overflow(*L, *R, &Least))
+      return std::nullopt;
+    return Least;
+  }
+  if (const Expr *Init = unchangedInit(E))
+    return leastLaunchExtent(Init, Depth + 1);
+  return std::nullopt;
+}
+
 void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
                                 const FactSet &Facts, Judgement &Result) const {
   if (std::optional<IndexProblem> Problem =
@@ -1373,9 +1440,13 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       LastNeedy = I;
       continue;
     }
-    if (readsLaunchExtent(Provenance.originOf(Terms[I])))
+    if (readsLaunchExtent(Provenance.originOf(Terms[I]))) {
       LaunchExtent = LaunchExtent ? LaunchExtent : Terms[I];
-    else if (readsReassignedLocal(Terms[I])) {
+      // `t + blockDim.x - 1` is not below `t`: the extent is at least 1.
+      if (std::optional<int64_t> Least = leastLaunchExtent(Terms[I]);
+          Least && Offset < 0)
+        Offset = std::min<int64_t>(0, Offset + *Least);
+    } else if (readsReassignedLocal(Terms[I])) {
       HasMovingOffset = true;
       // An unscaled loop counter (`oy + ky`) shifts the value itself.
       if (!MovingAddend && asLocalVariable(stripIndexCasts(Terms[I])))
@@ -1426,7 +1497,7 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       // `j + u * s` in the main loop of an unrolled stride loop: the loop's
       // own limit leaves room for every lane.
       if (const Fact *F = find(Term, Facts);
-          F && Unrolled.keepsLaneBelowLimit(F->UpperGuard,
+          F && Unrolled.keepsLaneBelowLimit(F->anyUpperGuard(),
                                             asLocalVariable(Term), Addend)) {
         Result.AnyBounded = true;
         continue;
@@ -1437,8 +1508,8 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
       Problem.Variable = asLocalVariable(Term);
       Problem.Addend = Addend;
       if (const Fact *F = find(Term, Facts)) {
-        Problem.Guard = F->UpperGuard;
-        Problem.Bound = comparedBound(F->UpperGuard, Term);
+        Problem.Guard = F->anyUpperGuard();
+        Problem.Bound = comparedBound(Problem.Guard, Term);
       }
       Result.Problems.push_back(Problem);
       continue;
@@ -1991,8 +2062,11 @@ static FactSet meet(const FactSet &A, const FactSet &B) {
       M.UpperGuard =
           *G->UpperSlack > *F.UpperSlack ? G->UpperGuard : F.UpperGuard;
     }
-    if (F.ConstUpper && G->ConstUpper)
+    if (F.ConstUpper && G->ConstUpper) {
       M.ConstUpper = std::max(*F.ConstUpper, *G->ConstUpper);
+      M.ConstUpperGuard = *G->ConstUpper > *F.ConstUpper ? G->ConstUpperGuard
+                                                         : F.ConstUpperGuard;
+    }
     if (F.Lower && G->Lower) {
       M.Lower = std::min(*F.Lower, *G->Lower);
       M.LowerGuard = *G->Lower < *F.Lower ? G->LowerGuard : F.LowerGuard;

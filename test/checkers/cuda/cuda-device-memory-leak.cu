@@ -183,6 +183,14 @@ void handedOver(int N) {
 void outParameter(float **Out, int N) {
   CUDA_CHECK(cudaMalloc(Out, N * sizeof(float)));
 }
+// A reference names the caller's pointer, or one that outlives the call.
+void referenceParameter(float *&Out, int N) {
+  cudaMalloc((void **)&Out, N * sizeof(float));
+}
+void referenceToSlot(Buffers *All, int I, int N) {
+  float *&Slot = All[I].Device;
+  CUDA_CHECK(cudaMalloc(&Slot, N * sizeof(float)));
+}
 void captured(int N) {
   float *D;
   CUDA_CHECK(cudaMalloc(&D, N * sizeof(float)));

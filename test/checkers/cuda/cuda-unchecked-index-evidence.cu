@@ -261,6 +261,50 @@ __global__ void intersectRows(int *matches, const int *cols, const int *rowPtr,
   matches[v] = count;
 }
 
+// The offset written into the guard against a constant size: `m + 1 < 512`
+// keeps `m + 1` below 512. A larger offset still passes it.
+__global__ void shiftedPair(float *dst, const float *src) {
+  int m = blockIdx.x * blockDim.x + threadIdx.x;
+  if (m + 1 < 512)
+    dst[m] = src[m + 1];
+  if (m + 1 < 512)
+    dst[m] = src[m + 2];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: index 'm + 2' of 'src[m + 2]' is not covered by the guard on 'm' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'm', not 'm + 2'
+}
+
+// A halo tile's last index, inclusive, set per block: not a size. The test
+// of the lower end before the access bounds nothing past its own `if`, and
+// is no upper bound of 0.
+__global__ void haloColumn(const double *p, double *q, int n, int nz) {
+  int t = threadIdx.x;
+  int last = blockDim.x - 1;
+  if (blockIdx.x == gridDim.x - 1)
+    last = nz - blockIdx.x * (blockDim.x - 2);
+  if (t > last)
+    return;
+  double s = 0;
+  if (t > 0)
+    s = p[t - 1];
+  s += p[t + n];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:8: warning: the guard lets index 't' of 'p[t + n]' reach 'last', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-7]]:7: note: 't' can be equal to its bound past this guard
+  q[t] = s;
+}
+
+__global__ void haloColumnPastSize(const double *p, double *q, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t > n)
+    return;
+  double s = 0;
+  if (t > 0)
+    s = p[t - 1];
+  s += p[t];
+  // CHECK-NOTES: :[[@LINE-1]]:8: warning: the guard lets index 't' of 'p[t]' reach 'n', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-7]]:7: note: 't' can be equal to its bound past this guard
+  q[0] = s;
+}
+
 // ---- Tree reductions and block-sized storage -------------------------------
 
 // `tid + s` under `tid < s` stays below 2 * s, the size of what is halved.
@@ -453,6 +497,25 @@ __global__ void notTheRowAbove(float *out, const float *in, int w, int h,
     out[idx] = 0.0f;
   else
     out[idx] = in[idx - w];
+}
+
+// Every launched block has at least one thread: `t + blockDim.x - 1` is not
+// below `t`. A width passed in may be 0.
+__global__ void lastOfPair(const unsigned *in, unsigned *out, int w) {
+  extern __shared__ unsigned pair[];
+  unsigned t = threadIdx.x, n = blockDim.x;
+  pair[t] = in[blockIdx.x * 2 * n + t];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:13: warning: the index of 'in[blockIdx.x * 2 * n + t]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  pair[t + n] = in[blockIdx.x * 2 * n + t + n];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:17: warning: the index of 'in[blockIdx.x * 2 * n + t + n]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  __syncthreads();
+  out[blockIdx.x * n + t] = pair[t + n] - pair[t + n - 1];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the index of 'out[blockIdx.x * n + t]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE+2]]:3: note: the same index reaches 'out[blockIdx.x * n + t]' here
+  // CHECK-NOTES-STRICT: :[[@LINE+2]]:3: note: the same index reaches 'out[blockIdx.x * n + t]' here
+  out[blockIdx.x * n + t] += pair[t + 2 * blockDim.x - 1];
+  out[blockIdx.x * n + t] += pair[t + w - 1];
+  // CHECK-NOTES: :[[@LINE-1]]:30: warning: index 't + w - 1' of 'pair[t + w - 1]' is negative when 't' is 0; no guard bounds 't' from below [cuda-unchecked-index]
 }
 
 // ---- Compared elsewhere ----------------------------------------------------
