@@ -38,10 +38,18 @@ void MissingDeviceGuardCheck::check(const MatchFinder::MatchResult &Result) {
   auto Accessors = tensorMemoryArguments(*Launch);
   if (Accessors.empty() || hasDeviceGuardBefore(*Function, *Launch, Context))
     return;
+  // A launch in a lambda (`AT_DISPATCH_*`'s) runs in the function that
+  // writes the lambda, under the guards made there before it.
+  const Stmt *Holder = nullptr;
+  const FunctionDecl *Defining = definingFunction(*Launch, Context, Holder);
+  if (!Defining)
+    return;
+  if (Defining != Function && hasDeviceGuardBefore(*Defining, *Holder, Context))
+    return;
   // A helper whose every caller here made a device current first.
   if (!Calls)
     Calls = std::make_unique<CallSites>(Context);
-  llvm::ArrayRef<CallSite> Callers = Calls->callersOf(*Function);
+  llvm::ArrayRef<CallSite> Callers = Calls->callersOf(*Defining);
   if (!Callers.empty() && llvm::all_of(Callers, [&](const CallSite &Site) {
         return hasDeviceGuardBefore(*Site.Caller, *Site.Call, Context);
       }))
@@ -55,7 +63,7 @@ void MissingDeviceGuardCheck::check(const MatchFinder::MatchResult &Result) {
        "on a host with several GPUs it runs on the current device, not on "
        "'%1''s")
       << (Kernel ? Kernel->getName() : "") << TensorText;
-  diag(Function->getBody()->getBeginLoc(),
+  diag(Defining->getBody()->getBeginLoc(),
        "make the tensor's device current first, e.g. 'const "
        "at::cuda::OptionalCUDAGuard device_guard(device_of(%0));'",
        DiagnosticIDs::Note)

@@ -99,4 +99,37 @@ const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Context) {
   }
 }
 
+const FunctionDecl *definingFunction(const Stmt &S, ASTContext &Context,
+                                     const Stmt *&Holder) {
+  Holder = &S;
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Context.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    // A lambda's body has two parents, the expression and its call
+    // operator; the expression leads on to the defining function.
+    Node = Parents[0];
+    for (const DynTypedNode &Parent : Parents)
+      if (Parent.get<LambdaExpr>())
+        Node = Parent;
+    if (const auto *Lambda = Node.get<LambdaExpr>()) {
+      Holder = Lambda;
+      continue;
+    }
+    if (const auto *Function = Node.get<FunctionDecl>()) {
+      // The matchers' parent map reaches a lambda's body through its call
+      // operator; the lambda expression is that operator's class's parent.
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+          Method && Method->getParent()->isLambda()) {
+        Node = DynTypedNode::create(*Method->getParent());
+        continue;
+      }
+      return Function;
+    }
+    if (Node.get<BlockDecl>())
+      return nullptr;
+  }
+}
+
 } // namespace gpuguard

@@ -57,6 +57,15 @@ private:
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt &S,
                                              clang::ASTContext &Context);
 
+/// The function that defines the code of \p S, looking through lambdas:
+/// code in `AT_DISPATCH_*`'s lambda runs where the lambda is called, within
+/// the function that writes it. \p Holder is set to the statement of that
+/// function that holds \p S: the outermost lambda, or \p S itself. Null
+/// outside any function.
+const clang::FunctionDecl *definingFunction(const clang::Stmt &S,
+                                            clang::ASTContext &Context,
+                                            const clang::Stmt *&Holder);
+
 } // namespace gpuguard
 
 #endif // GPUGUARD_ANALYSIS_CORE_CALLSITES_H

@@ -35,6 +35,17 @@ void guardedCaller(torch::Tensor Data) {
 }
 void unguardedCaller(torch::Tensor Data) { launchHelper(Data); }
 
+// A launch in a lambda, as `AT_DISPATCH_*` writes it, runs in the helper
+// that writes the lambda: its callers' guards count, and here none has one.
+static void dispatchedUnguarded(torch::Tensor &Data) {
+  [&] {
+    scaleKernel<<<1, 256>>>(Data.data_ptr<float>(), Data.data_ptr<float>(), 1);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: kernel 'scaleKernel' is launched on the memory of 'Data' with no device guard: on a host with several GPUs it runs on the current device, not on 'Data''s [torch-missing-device-guard]
+    // CHECK-NOTES: :[[@LINE-4]]:54: note: make the tensor's device current first, e.g. 'const at::cuda::OptionalCUDAGuard device_guard(device_of(Data));'
+  }();
+}
+void plainCaller(torch::Tensor Data) { dispatchedUnguarded(Data); }
+
 // ---- Negatives ----
 
 torch::Tensor guarded(torch::Tensor Input) {
@@ -62,6 +73,23 @@ static void onlyGuardedCallers(torch::Tensor &Data) {
 void firstCaller(torch::Tensor Data) {
   at::cuda::CUDAGuard Guard(Data.device());
   onlyGuardedCallers(Data);
+}
+
+// The same, with the guard in the only caller, or before the lambda.
+static void dispatchedHelper(torch::Tensor &Data) {
+  [&] {
+    scaleKernel<<<1, 256>>>(Data.data_ptr<float>(), Data.data_ptr<float>(), 1);
+  }();
+}
+void dispatchingCaller(torch::Tensor Data) {
+  at::cuda::CUDAGuard Guard(Data.device());
+  dispatchedHelper(Data);
+}
+void guardedBeforeLambda(torch::Tensor Data) {
+  at::cuda::CUDAGuard Guard(Data.device());
+  [&] {
+    scaleKernel<<<1, 256>>>(Data.data_ptr<float>(), Data.data_ptr<float>(), 1);
+  }();
 }
 
 // Plain CUDA memory, not a tensor's: the program chose its device itself.

@@ -57,4 +57,30 @@ __device__ int outer(int x) {
   EXPECT_EQ(Names, (std::vector<std::string>{"operator()", "outer"}));
 }
 
+// The function that writes the code, through nested lambdas, and the
+// statement of it that holds the call: the outermost lambda.
+TEST(CallSitesTest, DefiningFunctions) {
+  auto Unit = parseCuda(R"(
+__device__ int leaf(int x) { return x; }
+__device__ int outer(int x) {
+  int before = leaf(x);
+  return [&] { return [&] { return leaf(before); }(); }();
+}
+)");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  CallSites Calls(Context);
+  std::vector<std::string> Names, Holders;
+  for (const CallSite &Site : Calls.callersOf(*findFunction(Context, "leaf"))) {
+    const clang::Stmt *Holder = nullptr;
+    const clang::FunctionDecl *Defining =
+        definingFunction(*Site.Call, Context, Holder);
+    ASSERT_TRUE(Defining);
+    Names.push_back(Defining->getNameAsString());
+    Holders.push_back(Holder->getStmtClassName());
+  }
+  EXPECT_EQ(Names, (std::vector<std::string>{"outer", "outer"}));
+  EXPECT_EQ(Holders, (std::vector<std::string>{"CallExpr", "LambdaExpr"}));
+}
+
 } // namespace
