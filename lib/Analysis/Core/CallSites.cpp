@@ -83,24 +83,11 @@ CallSites::callersOf(const FunctionDecl &Callee) const {
   return It->second;
 }
 
-const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Context) {
-  DynTypedNode Node = DynTypedNode::create(S);
-  while (true) {
-    DynTypedNodeList Parents = Context.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return Lambda->getCallOperator();
-    if (const auto *Function = Node.get<FunctionDecl>())
-      return Function;
-    if (Node.get<BlockDecl>())
-      return nullptr;
-  }
-}
-
-const FunctionDecl *definingFunction(const Stmt &S, ASTContext &Context,
-                                     const Stmt *&Holder) {
+/// The function above \p S, at the first lambda or, \p ThroughLambdas,
+/// past every lambda, whose outermost expression is then \p Holder.
+static const FunctionDecl *functionAbove(const Stmt &S, ASTContext &Context,
+                                         bool ThroughLambdas,
+                                         const Stmt *&Holder) {
   Holder = &S;
   DynTypedNode Node = DynTypedNode::create(S);
   while (true) {
@@ -108,20 +95,22 @@ const FunctionDecl *definingFunction(const Stmt &S, ASTContext &Context,
     if (Parents.empty())
       return nullptr;
     // A lambda's body has two parents, the expression and its call
-    // operator; the expression leads on to the defining function.
+    // operator; the expression leads on to the function that writes it.
     Node = Parents[0];
     for (const DynTypedNode &Parent : Parents)
       if (Parent.get<LambdaExpr>())
         Node = Parent;
     if (const auto *Lambda = Node.get<LambdaExpr>()) {
+      if (!ThroughLambdas)
+        return Lambda->getCallOperator();
       Holder = Lambda;
       continue;
     }
     if (const auto *Function = Node.get<FunctionDecl>()) {
-      // The matchers' parent map reaches a lambda's body through its call
-      // operator; the lambda expression is that operator's class's parent.
+      // Where the parent map reaches a lambda's body through its call
+      // operator alone, the expression is above the operator's class.
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
-          Method && Method->getParent()->isLambda()) {
+          ThroughLambdas && Method && Method->getParent()->isLambda()) {
         Node = DynTypedNode::create(*Method->getParent());
         continue;
       }
@@ -130,6 +119,16 @@ const FunctionDecl *definingFunction(const Stmt &S, ASTContext &Context,
     if (Node.get<BlockDecl>())
       return nullptr;
   }
+}
+
+const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Context) {
+  const Stmt *Holder = nullptr;
+  return functionAbove(S, Context, /*ThroughLambdas=*/false, Holder);
+}
+
+const FunctionDecl *definingFunction(const Stmt &S, ASTContext &Context,
+                                     const Stmt *&Holder) {
+  return functionAbove(S, Context, /*ThroughLambdas=*/true, Holder);
 }
 
 } // namespace gpuguard
