@@ -250,6 +250,21 @@ std::string firstProblemBound(const std::string &Body) {
   return Ref ? Ref->getDecl()->getNameAsString() : "<expr>";
 }
 
+TEST(GuardAnalysisTest, OffsetsAndLaunchExtents) {
+  // The offset written into a guard against a constant covers it.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "if (i + 1 < 512) out[i] = in[i + 1];\n"
+                           "if (i + 1 < 512) out[i] = in[i + 2];"),
+            Lines({3}));
+  // Each launch extent is at least 1; a width passed in may be 0.
+  EXPECT_EQ(unguardedLines("int t = threadIdx.x;\n"
+                           "out[t] = in[t + blockDim.x - 1];\n"
+                           "out[t] += in[t + 2 * blockDim.x - 2];\n"
+                           "out[t] += in[t + blockDim.x - 2];\n"
+                           "out[t] += in[t + n - 1];"),
+            Lines({4, 5}));
+}
+
 TEST(GuardAnalysisTest, ProblemNamesTheBoundItsGuardComparesWith) {
   // `i > n` lets i == n through; the bound is the side compared with i,
   // whichever side that is.
@@ -267,6 +282,13 @@ TEST(GuardAnalysisTest, ProblemNamesTheBoundItsGuardComparesWith) {
   EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) +
                               "bool inside = i <= n;\n"
                               "if (inside) out[i] = 1;"),
+            "n");
+  // A constant bound from another guard on one path is not the bound of a
+  // runtime guard that holds on every path.
+  EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) + "if (i > n) return;\n"
+                                                         "float s = 0;\n"
+                                                         "if (i > 0) s = 1;\n"
+                                                         "out[i] = s;"),
             "n");
   // A guard that compares something else than the index names no bound.
   EXPECT_EQ(firstProblemBound(std::string(GlobalIndex) +
