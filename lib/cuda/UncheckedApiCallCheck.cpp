@@ -144,6 +144,10 @@ bool UncheckedApiCallCheck::isUncheckedStatus(const CallExpr &Call,
   StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
   if (Status.empty())
     return false;
+  // `checkCuda(cudaMalloc(...))`: the handler was given the status.
+  if (const FunctionDecl *Callee = Call.getDirectCallee();
+      Callee && passesStatusThrough(*Callee, CheckedReturnTypes, Context))
+    return false;
   StringRef Api = canonicalApiName(calleeName(Call));
   // A release that fails is seldom worth a report; a kernel fault it would
   // surface is the launch's finding.

@@ -94,6 +94,34 @@ llvm::StringRef returnedStatusType(const CallExpr &Call,
   return Found;
 }
 
+/// Adds to \p Out the return statements of \p S, outside lambdas.
+static void collectReturns(const Stmt *S,
+                           llvm::SmallVectorImpl<const ReturnStmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *Return = dyn_cast<ReturnStmt>(S))
+    Out.push_back(Return);
+  for (const Stmt *Child : S->children())
+    collectReturns(Child, Out);
+}
+
+bool passesStatusThrough(const FunctionDecl &Function,
+                         llvm::ArrayRef<llvm::StringRef> TypeNames,
+                         const ASTContext &Context) {
+  const FunctionDecl *Definition = Function.getDefinition();
+  if (!Definition || !Definition->getBody())
+    return false;
+  llvm::SmallVector<const ReturnStmt *, 2> Returns;
+  collectReturns(Definition->getBody(), Returns);
+  return !Returns.empty() && llvm::all_of(Returns, [&](const ReturnStmt *R) {
+    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+        R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr);
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    return Param && Param->getDeclContext() == Definition &&
+           !matchStatusType(Param->getType(), TypeNames, Context).empty();
+  });
+}
+
 llvm::StringRef canonicalApiName(llvm::StringRef Name) {
   while (true) {
     if (Name.consume_back("_ptds") || Name.consume_back("_ptsz"))

@@ -47,6 +47,15 @@ llvm::StringRef returnedStatusType(const clang::CallExpr &Call,
                                    llvm::ArrayRef<llvm::StringRef> TypeNames,
                                    const clang::ASTContext &Context);
 
+/// Whether \p Function is a status handler: it takes a status (of a type in
+/// \p TypeNames) and every return hands that parameter back unchanged, as
+/// `checkCuda(cudaError_t result) { ... return result; }` does. What it
+/// returns is the status the caller gave it to handle, checked there or
+/// deliberately not (a check compiled in only for debug builds).
+bool passesStatusThrough(const clang::FunctionDecl &Function,
+                         llvm::ArrayRef<llvm::StringRef> TypeNames,
+                         const clang::ASTContext &Context);
+
 /// \p Name without the suffixes the toolkit headers' macros append to API
 /// functions: an ABI version (`cuMemFree_v2`) and the per-thread default
 /// stream variants (`cudaMemcpy_ptds`, `cudaStreamSynchronize_ptsz`).

@@ -362,8 +362,7 @@ private:
   /// The largest constant \p E is known to be a multiple of (`x * 4`,
   /// `x << 3`, a local set to one), 1 when none is known.
   int64_t constantFactorOf(const Expr *E, unsigned Depth = 0) const;
-  std::optional<int64_t> leastLaunchExtent(const Expr *E,
-                                           unsigned Depth = 0) const;
+  std::optional<int64_t> leastValue(const Expr *E, unsigned Depth = 0) const;
   /// Marks the problems of \p Part that a constant \p Offset below the
   /// vector width \p Term steps by leaves within one aligned vector.
   void markAlignedLanes(Judgement &Part, const Expr *Term,
@@ -838,12 +837,14 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
   // A guard carried by a flag set on the guarded paths.
   if (assumeFlag(Cond, Truth, Facts))
     return;
-  // A guard kept in a local bool that never changes.
-  if (Cond->getType()->isBooleanType())
-    if (const Expr *Init = unchangedInit(Cond)) {
-      assume(Init, Truth, Facts, Depth + 1);
-      return;
-    }
+  // A guard kept in a local that never changes: a bool, or an integer
+  // flag initialised with a condition (`int valid = c >= 0 && c < w;`).
+  if (const Expr *Init = unchangedInit(Cond);
+      Init && (Cond->getType()->isBooleanType() ||
+               stripIndexCasts(Init)->getType()->isBooleanType())) {
+    assume(Init, Truth, Facts, Depth + 1);
+    return;
+  }
   const auto *BO = dyn_cast<BinaryOperator>(Cond);
   if (!BO)
     return;
@@ -1189,8 +1190,13 @@ void GuardDataflow::judge(const Fact &F, const Expr *Part, int64_t Offset,
   int64_t Needed = -Offset;
   bool NonNegative = Problem.Source == IndexSource::ThreadIndex ||
                      stripIndexCasts(Part)->getType()->isUnsignedIntegerType();
-  bool LowerOK =
-      (Needed <= 0 && NonNegative) || (F.Lower && *F.Lower >= Needed);
+  // `t = threadIdx.y + 4` is at least 4 wherever it is read.
+  std::optional<int64_t> Least =
+      Needed > 0 && Problem.Source == IndexSource::ThreadIndex
+          ? leastValue(Part)
+          : std::nullopt;
+  bool LowerOK = (Needed <= 0 && NonNegative) ||
+                 (F.Lower && *F.Lower >= Needed) || (Least && *Least >= Needed);
   if (!LowerOK) {
     Problem.Kind = Problem.Source == IndexSource::ThreadIndex
                        ? IndexProblemKind::NegativeOffset
@@ -1337,34 +1343,38 @@ static bool readsLaunchExtent(const ValueOrigin &Origin) {
   return Origin.Builtins & (ValueOrigin::BlockDim | ValueOrigin::GridDim);
 }
 
-/// The least value of a launch extent times positive constants
-/// (`blockDim.x`, `2 * blockDim.x`, a local that copies one): every
-/// launched block has at least one thread in each dimension, and every
-/// grid at least one block.
-std::optional<int64_t> GuardDataflow::leastLaunchExtent(const Expr *E,
-                                                        unsigned Depth) const {
+/// The least value of \p E over every thread of every launch, where it is
+/// built from launch builtins and constants by sums and products of
+/// non-negative parts: a coordinate is at least 0, a launch extent at least
+/// 1 (every launched block has a thread in each dimension, every grid a
+/// block), so `threadIdx.y + 4` is at least 4 and `2 * blockDim.x` at least
+/// 2. Locals are read through their unchanged initialisers.
+std::optional<int64_t> GuardDataflow::leastValue(const Expr *E,
+                                                 unsigned Depth) const {
   E = stripIndexCasts(E);
   if (Depth > 4)
     return std::nullopt;
   if (std::optional<BuiltinComponent> Builtin = getBuiltinComponent(E))
-    return Builtin->Kind == BuiltinVariable::BlockDim ||
-                   Builtin->Kind == BuiltinVariable::GridDim
-               ? std::optional<int64_t>(1)
-               : std::nullopt;
+    return Builtin->isCoordinate() ? 0 : 1;
   if (std::optional<int64_t> Constant = integerConstant(E, Context))
-    return *Constant > 0 ? Constant : std::nullopt;
-  if (const auto *Product = dyn_cast<BinaryOperator>(E);
-      Product && Product->getOpcode() == BO_Mul) {
-    std::optional<int64_t> L = leastLaunchExtent(Product->getLHS(), Depth + 1);
+    return Constant;
+  if (const auto *Op = dyn_cast<BinaryOperator>(E);
+      Op && (Op->getOpcode() == BO_Add || Op->getOpcode() == BO_Mul)) {
+    std::optional<int64_t> L = leastValue(Op->getLHS(), Depth + 1);
     std::optional<int64_t> R =
-        L ? leastLaunchExtent(Product->getRHS(), Depth + 1) : std::nullopt;
+        L ? leastValue(Op->getRHS(), Depth + 1) : std::nullopt;
     int64_t Least = 0;
-    if (!R || __builtin_mul_overflow(*L, *R, &Least))
+    if (!R)
+      return std::nullopt;
+    if (Op->getOpcode() == BO_Add)
+      return __builtin_add_overflow(*L, *R, &Least) ? std::nullopt
+                                                    : std::optional(Least);
+    if (*L < 0 || *R < 0 || __builtin_mul_overflow(*L, *R, &Least))
       return std::nullopt;
     return Least;
   }
   if (const Expr *Init = unchangedInit(E))
-    return leastLaunchExtent(Init, Depth + 1);
+    return leastValue(Init, Depth + 1);
   return std::nullopt;
 }
 
@@ -1443,8 +1453,8 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     if (readsLaunchExtent(Provenance.originOf(Terms[I]))) {
       LaunchExtent = LaunchExtent ? LaunchExtent : Terms[I];
       // `t + blockDim.x - 1` is not below `t`: the extent is at least 1.
-      if (std::optional<int64_t> Least = leastLaunchExtent(Terms[I]);
-          Least && Offset < 0)
+      if (std::optional<int64_t> Least = leastValue(Terms[I]);
+          Least && *Least > 0 && Offset < 0)
         Offset = std::min<int64_t>(0, Offset + *Least);
     } else if (readsReassignedLocal(Terms[I])) {
       HasMovingOffset = true;
@@ -1955,6 +1965,26 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
         else if (BO->getOpcode() == BO_RemAssign && !needsBound(BO->getRHS())) {
           kill(Var, Facts);
           addUpper(BO->getLHS(), BO->getRHS(), 0, BO, Facts);
+        } else if ((BO->getOpcode() == BO_DivAssign ||
+                    BO->getOpcode() == BO_ShrAssign) &&
+                   !needsBound(BO->getRHS())) {
+          // `id /= w` (darknet's `j = id % w; id /= w;`) only brings an
+          // index closer to 0: what bounded it above still does.
+          std::optional<Fact> Kept;
+          if (const Fact *Own = find(BO->getLHS(), Facts);
+              Own && (Own->UpperSlack || Own->ConstUpper)) {
+            Kept.emplace();
+            Kept->Key = Own->Key;
+            Kept->UpperSlack = Own->UpperSlack;
+            Kept->ConstUpper = Own->ConstUpper;
+            Kept->UpperGuard = Own->UpperGuard;
+            Kept->ConstUpperGuard = Own->ConstUpperGuard;
+            Kept->Reads = Own->Reads;
+            Kept->Terms = Own->Terms;
+          }
+          kill(Var, Facts);
+          if (Kept)
+            Facts.push_back(std::move(*Kept));
         } else {
           kill(Var, Facts);
         }

@@ -57,12 +57,14 @@ void launchThenCheckedSync(float *d, int n) {
 
 int launchesFromMain(float *d, const float *h, int n, int threads);
 int checksInHelpersAndLoops(float *h, float *d, int n, int steps);
+int handledStatuses(float *d, const float *h, int n);
 
 int main(int argc, char **argv) {
   float *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, 1024 * sizeof(float)));
   launchesFromMain(d, nullptr, 1024, argc);
   checksInHelpersAndLoops(nullptr, d, 1024, argc);
+  handledStatuses(d, nullptr, 1024);
   // An unchecked synchronisation: the launch's errors are lost.
   scale<<<4, 128>>>(d, argc);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
@@ -171,6 +173,34 @@ int checksInHelpersAndLoops(float *h, float *d, int n, int steps) {
   clearedThenCheckedInALoop(d, n);
   clearedThenMaybeChecked(d, n, steps);
   launchThenResultsSaved(h, d, n);
+  return 0;
+}
+
+// ---- Status handlers -------------------------------------------------------
+
+// A handler returns the status it was given (the checkCuda of NVIDIA's blog
+// samples, which checks only in debug builds): the status went to it, and
+// what it hands back is no new one. A wrapper that makes a call of its own
+// returns a status of its own.
+inline cudaError_t checkCuda(cudaError_t result) {
+#ifdef DEBUG
+  if (result != cudaSuccess)
+    __builtin_trap();
+#endif
+  return result;
+}
+cudaError_t clearAll(float *d, int n) {
+  return cudaMemset(d, 0, n * sizeof(float));
+}
+
+int handledStatuses(float *d, const float *h, int n) {
+  checkCuda(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+  scale<<<1, 256>>>(d, n);
+  checkCuda(cudaGetLastError());
+  clearAll(d, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'clearAll' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-DEFAULT: :[[@LINE+2]]:3: note: the function returns here with the error unchecked
+  // CHECK-NOTES-DEFAULT: :[[@LINE-136]]:3: note: 'handledStatuses' is called here, and no caller checks the error before 'main' returns
   return 0;
 }
 

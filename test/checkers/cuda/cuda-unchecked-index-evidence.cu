@@ -518,6 +518,21 @@ __global__ void lastOfPair(const unsigned *in, unsigned *out, int w) {
   // CHECK-NOTES: :[[@LINE-1]]:30: warning: index 't + w - 1' of 'pair[t + w - 1]' is negative when 't' is 0; no guard bounds 't' from below [cuda-unchecked-index]
 }
 
+// A coordinate plus a constant is at least that constant: `t - 4` is never
+// negative for `t = threadIdx.y + 4`; `u - 4` is, for `u = threadIdx.y + 2`.
+__global__ void haloRows(float *out) {
+  __shared__ float rows[40][8];
+  int x = threadIdx.x;
+  int t = threadIdx.y + 4, u = threadIdx.y + 2;
+  if (t < 8)
+    rows[t - 4][x] = rows[t + 28][x];
+  if (u < 8)
+    rows[u - 4][x] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'u - 4' of 'rows[u - 4]' is negative when 'u' is below 4; no guard bounds 'u' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-6]]:28: note: 'u' is computed here from 'threadIdx.y'
+  out[x] = rows[0][x];
+}
+
 // ---- Compared elsewhere ----------------------------------------------------
 
 // The load comes before the bound check: the author knows `i` can pass n.

@@ -154,6 +154,23 @@ __global__ void reassignedAfterTheExit(float *out, int n) {
   // CHECK-NOTES: :[[@LINE-6]]:7: note: 'i' is compared with a bound here, which does not hold at this access
 }
 
+// Dividing a guarded index in place only brings it closer to 0: darknet's
+// `x = id % w; id /= w;` keeps `id < n`. Adding to it does not.
+__global__ void dividedInPlace(float *out, const float *scales, int n, int w) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x;
+  if (id >= n)
+    return;
+  int x = id % w;
+  id /= w;
+  id >>= 1;
+  out[x] = scales[id];
+  id += w;
+  out[x] += scales[id];
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: index 'id' of 'scales[id]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-10]]:7: note: 'id' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE-10]]:7: note: 'id' is compared with a bound here, which does not hold at this access
+}
+
 // ---- Guards carried by a flag ----------------------------------------------
 
 // A flag set only where the guard holds, or cleared where it fails.
@@ -183,6 +200,25 @@ __global__ void flagAssignedAGuard(float *out, int n, int m) {
     inside = i < n;
   if (inside)
     out[i] = 1.0f;
+}
+
+// A guard kept in an integer flag, as C code writes it, inside the loop that
+// computes what it tests.
+__global__ void integerFlag(float *out, const float *in, int rows, int w,
+                            int size) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x;
+  if (id >= rows * w)
+    return;
+  int col = id % w;
+  int row = id / w;
+  int first = -(size / 2);
+  float sum = 0.0f;
+  for (int m = 0; m < size; ++m) {
+    int c = first + col + m;
+    int valid = (c >= 0 && c < w);
+    sum += valid ? in[c + w * row] : 0;
+  }
+  out[id] = sum;
 }
 
 // True on a path with no guard, or stale once the index moves.

@@ -265,6 +265,28 @@ TEST(GuardAnalysisTest, OffsetsAndLaunchExtents) {
             Lines({4, 5}));
 }
 
+TEST(GuardAnalysisTest, IntegerFlagsDivisionInPlaceAndLeastValues) {
+  // A guard kept in an integer flag, as C writes it.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "int valid = i >= 0 && i < n;\n"
+                           "if (valid) out[i] = 1;\n"
+                           "int many = i + n;\n"
+                           "if (many) out[i] = 2;"),
+            Lines({5}));
+  // Dividing in place keeps the upper bound; adding does not.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "if (i >= n) return;\n"
+                                                      "i /= m;\n"
+                                                      "out[i] = 1;\n"
+                                                      "i += m;\n"
+                                                      "out[i] = 2;"),
+            Lines({6}));
+  // A coordinate plus 4 is at least 4.
+  EXPECT_EQ(unguardedLines("int t = threadIdx.y + 4, u = threadIdx.y + 2;\n"
+                           "if (t < 8) out[t - 4] = 1;\n"
+                           "if (u < 8) out[u - 4] = 1;"),
+            Lines({3}));
+}
+
 TEST(GuardAnalysisTest, ProblemNamesTheBoundItsGuardComparesWith) {
   // `i > n` lets i == n through; the bound is the side compared with i,
   // whichever side that is.

@@ -1,0 +1,52 @@
+//===--- CudaApiTest.cpp - Tests of CudaApi -------------------------------===//
+
+#include "Analysis/Cuda/CudaApi.h"
+#include "AnalysisTestSupport.h"
+#include "gtest/gtest.h"
+
+using namespace gpuguard;
+using namespace gpuguard::test;
+
+namespace {
+
+// A handler hands back the status it was given, on every return; a wrapper
+// that makes a call, or returns another status on some path, makes its own.
+TEST(CudaApiTest, StatusHandlersPassTheirArgumentThrough) {
+  auto Unit = parseCuda(R"(
+enum cudaError { cudaSuccess, cudaErrorInvalidValue };
+typedef enum cudaError cudaError_t;
+__device__ cudaError_t cudaDeviceSynchronize();
+__device__ void report(cudaError_t);
+__device__ cudaError_t checkCuda(cudaError_t result) {
+  if (result != cudaSuccess)
+    report(result);
+  return result;
+}
+__device__ cudaError_t checkOrReset(cudaError_t result) {
+  if (result != cudaSuccess)
+    return cudaSuccess;
+  return result;
+}
+__device__ cudaError_t synchronize() { return cudaDeviceSynchronize(); }
+__device__ int passInt(int value) { return value; }
+__device__ cudaError_t declaredOnly(cudaError_t result);
+__device__ void caller() { declaredOnly(cudaSuccess); }
+)");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  llvm::SmallVector<llvm::StringRef, 2> Types = {"cudaError_t", "cudaError"};
+  auto Passes = [&](const char *Name) {
+    return passesStatusThrough(*findFunction(Context, Name), Types, Context);
+  };
+  EXPECT_TRUE(Passes("checkCuda"));
+  EXPECT_FALSE(Passes("checkOrReset"));
+  EXPECT_FALSE(Passes("synchronize"));
+  EXPECT_FALSE(Passes("passInt"));
+  // Without a body in view, nothing is known of what it returns.
+  const clang::FunctionDecl *Caller = findFunction(Context, "caller");
+  const auto *Body = llvm::cast<clang::CompoundStmt>(Caller->getBody());
+  const auto *Call = llvm::cast<clang::CallExpr>(Body->body_front());
+  EXPECT_FALSE(passesStatusThrough(*Call->getDirectCallee(), Types, Context));
+}
+
+} // namespace
