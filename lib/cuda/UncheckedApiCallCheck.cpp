@@ -144,9 +144,12 @@ bool UncheckedApiCallCheck::isUncheckedStatus(const CallExpr &Call,
   StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
   if (Status.empty())
     return false;
-  // `checkCuda(cudaMalloc(...))`: the handler was given the status.
-  if (const FunctionDecl *Callee = Call.getDirectCallee();
-      Callee && passesStatusThrough(*Callee, CheckedReturnTypes, Context))
+  // `checkCuda(cudaMalloc(...))`: the handler was given the status (in a
+  // template, whichever function the dependent call may resolve to).
+  llvm::SmallVector<const FunctionDecl *, 2> Callees = calleeCandidates(Call);
+  if (!Callees.empty() && llvm::all_of(Callees, [&](const FunctionDecl *F) {
+        return passesStatusThrough(*F, CheckedReturnTypes, Context);
+      }))
     return false;
   StringRef Api = canonicalApiName(calleeName(Call));
   // A release that fails is seldom worth a report; a kernel fault it would
