@@ -57,27 +57,6 @@ std::optional<int64_t> combine(BinaryOperatorKind Kind, int64_t L, int64_t R) {
   }
 }
 
-/// \p E without parentheses and casts between integer types; null through
-/// a cast from anything else (a float, a pointer).
-const Expr *stripIntegerCasts(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    const auto *Cast = dyn_cast<CastExpr>(E);
-    if (!Cast)
-      return E;
-    bool KeepsInteger =
-        Cast->getCastKind() == CK_LValueToRValue ||
-        Cast->getCastKind() == CK_NoOp ||
-        Cast->getCastKind() == CK_IntegralCast ||
-        (E->getType()->isIntegralOrEnumerationType() &&
-         Cast->getSubExpr()->getType()->isIntegralOrEnumerationType());
-    if (!KeepsInteger)
-      return nullptr;
-    E = Cast->getSubExpr();
-  }
-  return E;
-}
-
 /// The values a launching function computes, with every count it reads
 /// from outside (its integer parameters, a global it never sets, a number
 /// parsed from text) at one sample size.
@@ -92,7 +71,8 @@ public:
   std::optional<int64_t> value(const Expr *E,
                                llvm::SmallSetVector<const VarDecl *, 4> &Reads,
                                unsigned Depth = 0) {
-    E = stripIntegerCasts(E);
+    // A conversion from a float is left in place, and has no value here.
+    E = stripIndexCasts(E);
     if (!E || Depth > MaxDepth || E->isValueDependent())
       return std::nullopt;
     if (std::optional<int64_t> Constant = integerConstant(E, Context))
@@ -221,7 +201,7 @@ public:
   }
 
   std::optional<Linear> value(const Expr *E, unsigned Depth = 0) {
-    E = stripIntegerCasts(E);
+    E = stripIndexCasts(E);
     if (!E || Depth > MaxDepth || E->isValueDependent())
       return std::nullopt;
     if (std::optional<int64_t> Constant = integerConstant(E, Context))
