@@ -3,6 +3,7 @@
 
 #include "cuda/UnvalidatedDeviceOrdinalCheck.h"
 #include "Analysis/Core/AnalysisBudget.h"
+#include "Analysis/Core/ResultUse.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/CudaApi.h"
 #include "Analysis/Cuda/DeviceOrdinals.h"
@@ -60,8 +61,12 @@ void UnvalidatedDeviceOrdinalCheck::check(
   if (analysisBudgetExceeded())
     return;
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  ASTContext &Context = *Result.Context;
   const Expr *Ordinal = nullptr;
   std::string Taker;
+  // The status of a call that fails on a bad ordinal, read by the caller:
+  // a local ordinal past the last GPU is then reported where it is used.
+  bool StatusRead = false;
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
     StringRef Name = canonicalApiName(calleeName(*Call));
     int Index = ordinalArgument(Name);
@@ -69,6 +74,8 @@ void UnvalidatedDeviceOrdinalCheck::check(
       return;
     Ordinal = Call->getArg(Index);
     Taker = calleeName(*Call).str();
+    StatusRead = !Call->getType()->isVoidType() &&
+                 getResultUse(*Call, Context) == ResultUse::Used;
   } else if (const auto *Device =
                  Result.Nodes.getNodeAs<CXXConstructExpr>("device")) {
     Ordinal = Device->getArg(1);
@@ -79,14 +86,18 @@ void UnvalidatedDeviceOrdinalCheck::check(
   OrdinalTrace Trace = traceDeviceOrdinal(*Ordinal, *Function);
   if (Trace.Sources.empty() || Trace.CheckedAgainstDeviceCount)
     return;
-  ASTContext &Context = *Result.Context;
   std::string Text = quoteSource(Ordinal, Context);
   const OrdinalSource *Global = nullptr;
   for (const OrdinalSource &Source : Trace.Sources)
     if (Source.isGlobalRank())
       Global = &Source;
   const OrdinalSource &Shown = Global ? *Global : Trace.Sources.front();
-  if (Global && !Trace.Remapped) {
+  bool GlobalRank = Global && !Trace.Remapped;
+  // A global rank names a GPU of the first node wherever it runs: a checked
+  // failure on the second node is still the bug.
+  if (!GlobalRank && StatusRead)
+    return;
+  if (GlobalRank) {
     diag(Ordinal->getBeginLoc(),
          "device ordinal '%0' is the global rank from %1: on every node "
          "after the first it names a GPU that does not exist; use the local "

@@ -43,7 +43,31 @@ int main(int argc, char **argv) {
   return 0;
 }
 
+// The global rank fails on the second node however its status is checked.
+void globalRankChecked() {
+  int Device = atoi(getenv("OMPI_COMM_WORLD_RANK"));
+  if (cudaSetDevice(Device) != cudaSuccess)
+    return;
+  // CHECK-NOTES: :[[@LINE-2]]:21: warning: device ordinal 'Device' is the global rank from the environment variable 'OMPI_COMM_WORLD_RANK': on every node after the first it names a GPU that does not exist; use the local rank ('LOCAL_RANK', or the rank modulo the GPUs per node) [cuda-unvalidated-device-ordinal]
+  // CHECK-NOTES: :[[@LINE-4]]:21: note: read here
+}
+
 // ---- Negatives ----
+
+// A local ordinal whose call's status is read: past the last GPU, the
+// failure is reported where the ordinal is used.
+void checkStatus(cudaError_t Status);
+void statusChecked() {
+  int Device = 0;
+  if (getenv("DEVICE"))
+    Device = atoi(getenv("DEVICE"));
+  checkStatus(cudaSetDevice(Device));
+  if (cudaSetDevice(Device) != cudaSuccess)
+    return;
+  cudaDeviceProp Props;
+  cudaError_t Status = cudaGetDeviceProperties(&Props, Device);
+  checkStatus(Status);
+}
 
 void comparedWithCount() {
   int Count = 0;
