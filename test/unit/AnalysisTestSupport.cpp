@@ -12,6 +12,12 @@ using namespace clang::ast_matchers;
 
 namespace gpuguard::test {
 
+const char *const DeviceAllocationDeclarations = R"(
+typedef unsigned long size_t;
+typedef int cudaError_t;
+cudaError_t cudaMalloc(void **p, size_t bytes);
+)";
+
 static const char Prelude[] = R"(
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))

@@ -22,6 +22,11 @@ namespace gpuguard::test {
 /// Parses \p Code as CUDA device code; fails the test on compile errors.
 std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code);
 
+/// The declarations host code that allocates device memory needs in code
+/// given to parseCuda(), which includes no CUDA header: size_t,
+/// cudaError_t and cudaMalloc.
+extern const char *const DeviceAllocationDeclarations;
+
 /// Parses \p Code as C++17 after `#include <torch/torch.h>` of the mock
 /// LibTorch headers (test/Inputs/torch) and \p Prelude; fails the test on
 /// compile errors.

@@ -117,6 +117,37 @@ void flattenChain(const Expr *E, BinaryOperatorKind Op,
   Out.push_back(E);
 }
 
+std::optional<std::pair<const Expr *, const Expr *>>
+splitPointerSum(const Expr *E, bool AddressOfElement) {
+  while (true) {
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CastExpr>(E);
+        Cast && Cast->getSubExpr()->getType()->isPointerType()) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  auto IsIndex = [](const Expr *Index) {
+    return Index->getType()->isIntegralOrEnumerationType();
+  };
+  if (const auto *Sum = dyn_cast<BinaryOperator>(E);
+      Sum && Sum->getOpcode() == BO_Add) {
+    const Expr *L = Sum->getLHS(), *R = Sum->getRHS();
+    if (L->getType()->isPointerType() && IsIndex(R))
+      return std::make_pair(L, R);
+    if (R->getType()->isPointerType() && IsIndex(L))
+      return std::make_pair(R, L);
+  }
+  if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+      AddressOfElement && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+    if (const auto *Subscript =
+            dyn_cast<ArraySubscriptExpr>(AddrOf->getSubExpr()->IgnoreParens());
+        Subscript && IsIndex(Subscript->getIdx()))
+      return std::make_pair(Subscript->getBase(), Subscript->getIdx());
+  return std::nullopt;
+}
+
 bool isSameValue(const Expr *A, const Expr *B, const ASTContext &Context) {
   if (!A || !B)
     return false;
@@ -387,6 +418,28 @@ std::optional<CountedLoop> countedLoop(const ForStmt &Loop,
   }
   Shape.Step = constantStep(Loop.getInc(), Shape.Counter, Context);
   return Shape;
+}
+
+bool visitsWholeTilesOnly(const ForStmt &Loop, const Expr &Width,
+                          const ASTContext &Context) {
+  std::optional<CountedLoop> Shape = countedLoop(Loop, Context);
+  if (!Shape || Shape->Test != BO_LT || Shape->Step != 1)
+    return false;
+  std::optional<int64_t> Start = integerConstant(Shape->Start, Context);
+  const auto *Quotient =
+      dyn_cast<BinaryOperator>(stripIndexCasts(Shape->Bound));
+  if (!Start || *Start < 0 || !Quotient || Quotient->getOpcode() != BO_Div)
+    return false;
+  std::optional<int64_t> Divisor = integerConstant(Quotient->getRHS(), Context);
+  std::optional<int64_t> Tile = integerConstant(&Width, Context);
+  bool SameWidth = Divisor && Tile
+                       ? *Divisor == *Tile && *Tile > 0
+                       : isSameValue(Quotient->getRHS(), &Width, Context);
+  // A numerator with something added before the division rounds up.
+  llvm::SmallVector<const Expr *, 2> Terms;
+  int64_t Added = 0;
+  flattenSum(Quotient->getLHS(), Context, Terms, Added);
+  return SameWidth && Terms.size() == 1 && Added <= 0;
 }
 
 bool entersAtLeastOnce(const ForStmt &Loop, const ASTContext &Context) {

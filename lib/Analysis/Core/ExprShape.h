@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace clang {
 class ASTContext;
@@ -119,6 +120,12 @@ void collectLoopCounters(
     const clang::Stmt *Body,
     llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> &Out);
 
+/// `p + i`, `i + p`, or with \p AddressOfElement `&p[i]`, through
+/// parentheses and casts between pointer types: the pointer and the index
+/// it adds.
+std::optional<std::pair<const clang::Expr *, const clang::Expr *>>
+splitPointerSum(const clang::Expr *E, bool AddressOfElement = false);
+
 /// Whether \p A and \p B are the same expression once value-preserving casts
 /// are stripped: the same variables, members, constants and operators.
 bool isSameValue(const clang::Expr *A, const clang::Expr *B,
@@ -183,6 +190,14 @@ std::optional<CountedLoop> countedLoop(const clang::ForStmt &Loop,
 /// i = 0; i < 2000; ++i)` with the bound a macro or a `constexpr`.
 bool entersAtLeastOnce(const clang::ForStmt &Loop,
                        const clang::ASTContext &Context);
+
+/// Whether \p Loop visits only whole tiles of width \p Width: its counter
+/// starts at a constant of at least 0, steps by 1 and stays below `K /
+/// Width`, a quotient rounded down, so every tile `counter * Width` it
+/// visits ends by K. `(K + Width - 1) / Width` rounds up: its last tile
+/// may end past K.
+bool visitsWholeTilesOnly(const clang::ForStmt &Loop, const clang::Expr &Width,
+                          const clang::ASTContext &Context);
 
 } // namespace gpuguard
 

@@ -55,39 +55,6 @@ std::optional<IndexedAccess> getIndexedAccess(const Expr *E) {
   return std::nullopt;
 }
 
-/// `p + i`, or with \p AddressOfElement `&p[i]`, through casts: the pointer
-/// and the index it adds. (`&p[i]` passed to a call is checked as `p[i]`.)
-static std::optional<std::pair<const Expr *, const Expr *>>
-splitPointerSum(const Expr *E, bool AddressOfElement = false) {
-  while (true) {
-    E = E->IgnoreParens();
-    if (const auto *Cast = dyn_cast<CastExpr>(E);
-        Cast && Cast->getSubExpr()->getType()->isPointerType()) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    break;
-  }
-  auto IsIndex = [](const Expr *Index) {
-    return Index->getType()->isIntegralOrEnumerationType();
-  };
-  if (const auto *Sum = dyn_cast<BinaryOperator>(E);
-      Sum && Sum->getOpcode() == BO_Add) {
-    const Expr *L = Sum->getLHS(), *R = Sum->getRHS();
-    if (L->getType()->isPointerType() && IsIndex(R))
-      return std::make_pair(L, R);
-    if (R->getType()->isPointerType() && IsIndex(L))
-      return std::make_pair(R, L);
-  }
-  if (const auto *AddrOf = dyn_cast<UnaryOperator>(E);
-      AddressOfElement && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
-    if (const auto *Subscript =
-            dyn_cast<ArraySubscriptExpr>(AddrOf->getSubExpr()->IgnoreParens());
-        Subscript && IsIndex(Subscript->getIdx()))
-      return std::make_pair(Subscript->getBase(), Subscript->getIdx());
-  return std::nullopt;
-}
-
 namespace {
 
 /// What a fact is about: a local variable, or any other expression by its
@@ -139,6 +106,20 @@ struct Fact {
   /// that hold wherever it is true, or that it is false on every path.
   std::shared_ptr<const llvm::SmallVector<Fact, 4>> WhenTrue;
   bool KnownFalse = false;
+
+  /// This fact less everything but its upper bounds: what still holds once
+  /// the value only moves toward 0 (`id /= w`). Its lower bound, the value
+  /// it was assigned and what it carried as a flag end there.
+  Fact upperBoundsOnly() const {
+    Fact Upper = *this;
+    Upper.Lower.reset();
+    Upper.LowerGuard = nullptr;
+    Upper.Assigned = nullptr;
+    Upper.WhenTrue.reset();
+    Upper.KnownFalse = false;
+    Upper.Excluded.clear();
+    return Upper;
+  }
 
   /// No bound; an Assigned value or a flag alone is not one.
   bool empty() const { return !UpperSlack && !ConstUpper && !Lower; }
@@ -1972,16 +1953,8 @@ bool GuardDataflow::transfer(const Stmt *S, FactSet &Facts,
           // index closer to 0: what bounded it above still does.
           std::optional<Fact> Kept;
           if (const Fact *Own = find(BO->getLHS(), Facts);
-              Own && (Own->UpperSlack || Own->ConstUpper)) {
-            Kept.emplace();
-            Kept->Key = Own->Key;
-            Kept->UpperSlack = Own->UpperSlack;
-            Kept->ConstUpper = Own->ConstUpper;
-            Kept->UpperGuard = Own->UpperGuard;
-            Kept->ConstUpperGuard = Own->ConstUpperGuard;
-            Kept->Reads = Own->Reads;
-            Kept->Terms = Own->Terms;
-          }
+              Own && (Own->UpperSlack || Own->ConstUpper))
+            Kept = Own->upperBoundsOnly();
           kill(Var, Facts);
           if (Kept)
             Facts.push_back(std::move(*Kept));
@@ -2171,6 +2144,33 @@ findUnguardedAccesses(const FunctionDecl &Function, ASTContext &Context,
                       const ThreadIndexProvenance &Provenance,
                       const GuardAnalysisOptions &Options) {
   return GuardDataflow(Function, Context, Provenance, Options).run();
+}
+
+std::optional<UpperLimit> upperLimitOf(const Expr *Guard, const Expr *Part,
+                                       const ASTContext &Context) {
+  const auto *Compare =
+      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
+  if (!Compare || !Compare->isRelationalOp() || !Part)
+    return std::nullopt;
+  // With Part on the left: `<` and the false edge of `>=` keep it below
+  // the other side, `<=` and the false edge of `>` one above.
+  auto OnLeft = [](BinaryOperatorKind Op) {
+    return Op == BO_LT || Op == BO_GE ? int64_t(0) : int64_t(1);
+  };
+  for (bool PartOnLeft : {true, false}) {
+    const Expr *Side = PartOnLeft ? Compare->getLHS() : Compare->getRHS();
+    llvm::SmallVector<const Expr *, 2> Terms;
+    int64_t Added = 0;
+    flattenSum(Side, Context, Terms, Added);
+    if (Terms.size() != 1 || !isSameValue(Terms.front(), Part, Context))
+      continue;
+    BinaryOperatorKind Op =
+        PartOnLeft ? Compare->getOpcode()
+                   : BinaryOperator::reverseComparisonOp(Compare->getOpcode());
+    return UpperLimit{PartOnLeft ? Compare->getRHS() : Compare->getLHS(),
+                      OnLeft(Op) - Added};
+  }
+  return std::nullopt;
 }
 
 } // namespace gpuguard

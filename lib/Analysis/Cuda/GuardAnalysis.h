@@ -146,6 +146,22 @@ struct GuardAnalysisOptions {
   std::vector<IndexedAccess> *Unproven = nullptr;
 };
 
+/// What a comparison states of \p Part from above where it holds as an
+/// upper bound: `Part < Limit + Offset`. `i < n` and the false edge of
+/// `i >= n` give (n, 0); `i <= n` and the false edge of `i > n` give
+/// (n, 1); `i + 1 < n` gives (n, -1). The true edge of `i > n` bounds `i`
+/// from below, so an upper fact from it holds on the false edge.
+struct UpperLimit {
+  const clang::Expr *Limit = nullptr;
+  int64_t Offset = 0;
+};
+
+/// The upper limit \p Guard states of \p Part, or none when it is not a
+/// comparison of \p Part (plus a constant) with another value.
+std::optional<UpperLimit> upperLimitOf(const clang::Expr *Guard,
+                                       const clang::Expr *Part,
+                                       const clang::ASTContext &Context);
+
 /// Runs the analysis on the body of \p Function. Functions whose CFG cannot
 /// be built yield no findings.
 std::vector<UnguardedAccess>

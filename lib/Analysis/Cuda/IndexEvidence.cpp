@@ -10,6 +10,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -362,6 +363,59 @@ IndexEvidence launchPastAllocation(const UnguardedAccess &Access,
   return {IndexEvidenceKind::PastAllocation, nullptr, nullptr, Reach};
 }
 
+/// A guard that looks too weak for the index, `(i + 1) * w` under
+/// `i < rows`, that every launch in view shows to be enough for the buffer
+/// it allocates: `(rows + 2) * w` elements, halo rows above and below.
+bool allocationsHoldGuardedReach(const UnguardedAccess &Access,
+                                 const IndexProblem &Problem,
+                                 const IndexEvidenceContext &Where) {
+  const IndexedAccess &Indexed = Access.Access;
+  if (Indexed.BaseOffset || Indexed.PassedTo || !Indexed.Base ||
+      !Indexed.Index || !Problem.Part || !Problem.Guard)
+    return false;
+  return guardKeepsInsideAllocation(
+      Where.Function, *Indexed.Base, *Indexed.Index, *Problem.Part,
+      *Problem.Guard, Where.Launches, Where.Context);
+}
+
+/// `t * TILE + tx` with `t` counting the tiles of a loop that stops before
+/// a partial one (`for (t = 0; t < K / TILE; ++t)`): every term that moves
+/// at run time is such a counter times its loop's tile width.
+bool visitsWholeTiles(const Expr *Sum, const IndexEvidenceContext &Where) {
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Sum, Where.Context, Terms, Constant);
+  llvm::DenseMap<const VarDecl *, const ForStmt *> Counters;
+  collectLoopCounters(Where.Function.getBody(), Counters);
+  auto IsWholeTile = [&](const Expr *Term) {
+    const auto *Product = dyn_cast<BinaryOperator>(stripIndexCasts(Term));
+    if (!Product || Product->getOpcode() != BO_Mul)
+      return false;
+    for (auto [Counter, Width] :
+         {std::pair(Product->getLHS(), Product->getRHS()),
+          std::pair(Product->getRHS(), Product->getLHS())}) {
+      auto Loop = Counters.find(asLocalVariable(stripIndexCasts(Counter)));
+      if (Loop != Counters.end() &&
+          visitsWholeTilesOnly(*Loop->second, *Width, Where.Context))
+        return true;
+    }
+    return false;
+  };
+  bool AnyTile = false;
+  for (const Expr *Term : Terms) {
+    llvm::SmallVector<const VarDecl *, 4> Read;
+    collectReadVariables(Term, Read);
+    if (llvm::none_of(Read, [&](const VarDecl *Var) {
+          return Where.Assigned.contains(Var);
+        }))
+      continue;
+    if (!IsWholeTile(Term))
+      return false;
+    AnyTile = true;
+  }
+  return AnyTile;
+}
+
 /// A launch whose grid is rounded up in a dimension \p Index is computed
 /// from: a grid rounded up along x adds threads past the data in x only.
 IndexEvidence roundedUpLaunch(const Expr *Index,
@@ -442,11 +496,21 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   case IndexProblemKind::OnePastTheBound:
     if (Problem.PastRangeEnd)
       return {IndexEvidenceKind::WeakGuard};
-    if (Problem.Bound ? isSizeLikeBound(Problem.Bound, Where)
-                      : clampsToSize(Problem.Guard, Where))
+    if ((Problem.Bound ? isSizeLikeBound(Problem.Bound, Where)
+                       : clampsToSize(Problem.Guard, Where)) &&
+        !allocationsHoldGuardedReach(Access, Problem, Where))
       return {IndexEvidenceKind::WeakGuard};
     return {};
   case IndexProblemKind::NegativeOffset:
+    // `in[i - R]` where every launch passes `d_in + R`: the elements before
+    // the pointer are the allocation's, a halo the launcher left.
+    if (!Problem.RowWidth && Problem.Offset < 0 && !Access.Access.BaseOffset &&
+        !Access.Access.PassedTo && Access.Access.Base)
+      if (std::optional<int64_t> Room =
+              leastLaunchOffset(Where.Function, *Access.Access.Base,
+                                Where.Launches, Where.Context);
+          Room && *Room >= -Problem.Offset)
+        return {};
     return {IndexEvidenceKind::ThreadZero};
   case IndexProblemKind::OffsetNotCovered:
     // The lanes of an aligned vector pass the bound only if the data size
@@ -454,19 +518,23 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
     if (Problem.WithinAlignedVector)
       return {};
     if (isUncoveredOffsetEvidence(Access, Problem, Where))
-      return {IndexEvidenceKind::WeakGuard};
+      return allocationsHoldGuardedReach(Access, Problem, Where)
+                 ? IndexEvidence{}
+                 : IndexEvidence{IndexEvidenceKind::WeakGuard};
     return launchPastAllocation(Access, Where);
   case IndexProblemKind::LaunchExtentOffset:
     // `in[i + blockDim.x]` under `i < n`: evidence unless a condition over
     // the access bounds such a sum in a shape the analysis cannot match.
     if (isUncoveredOffsetEvidence(Access, Problem, Where) &&
-        !guardsOffsetForm(Access, Problem.Part, Where))
+        !guardsOffsetForm(Access, Problem.Part, Where) &&
+        !allocationsHoldGuardedReach(Access, Problem, Where))
       return {IndexEvidenceKind::WeakGuard};
     return {};
   case IndexProblemKind::UnboundedTileColumn:
     // The partial last tile exists only where the grid is rounded up, and
     // only for an index that grows with the grid.
-    if (Where.Provenance.originOf(Access.Access.Index).isBlockLocal())
+    if (Where.Provenance.originOf(Access.Access.Index).isBlockLocal() ||
+        visitsWholeTiles(Problem.Part, Where))
       return {};
     return roundedUpLaunch(Access.Access.Index, Where);
   case IndexProblemKind::Unbounded:

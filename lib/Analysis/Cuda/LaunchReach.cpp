@@ -5,6 +5,7 @@
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/KnownCalls.h"
 #include "Analysis/Cuda/BuiltinVariables.h"
+#include "Analysis/Cuda/GuardAnalysis.h"
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "Analysis/Cuda/OffsetLaunchArguments.h"
 #include "clang/AST/ASTContext.h"
@@ -159,9 +160,11 @@ private:
 };
 
 /// An index linear in the thread's coordinates: threadIdx.x, .y, .z, then
-/// blockIdx.x, .y, .z.
+/// blockIdx.x, .y, .z, and last a guarded value (GuardedSlot) whose range a
+/// guard, not the launch, gives.
+constexpr unsigned GuardedSlot = 6;
 struct Linear {
-  std::array<int64_t, 6> Coefficients{};
+  std::array<int64_t, 7> Coefficients{};
   int64_t Constant = 0;
   bool isConstant() const {
     return llvm::all_of(Coefficients, [](int64_t C) { return C == 0; });
@@ -192,11 +195,13 @@ std::optional<Linear> summed(Linear L, const Linear &R, int64_t Sign) {
 class KernelIndex {
 public:
   using ArgumentValue = llvm::function_ref<std::optional<int64_t>(unsigned)>;
+  /// \p Guarded, when set, is a value kept as it is (GuardedSlot) rather
+  /// than followed to the coordinates it is computed from.
   KernelIndex(const FunctionDecl &Kernel, ASTContext &Context,
               ArgumentValue Argument, std::array<int64_t, 3> Block,
-              std::array<int64_t, 3> Grid)
+              std::array<int64_t, 3> Grid, const Expr *Guarded = nullptr)
       : Kernel(Kernel), Context(Context), Argument(Argument), Block(Block),
-        Grid(Grid) {
+        Grid(Grid), Guarded(Guarded) {
     collectAssignedVariables(Kernel.getBody(), Changed);
   }
 
@@ -204,6 +209,11 @@ public:
     E = stripIndexCasts(E);
     if (!E || Depth > MaxDepth || E->isValueDependent())
       return std::nullopt;
+    if (Guarded && isSameValue(E, Guarded, Context)) {
+      Linear L;
+      L.Coefficients[GuardedSlot] = 1;
+      return L;
+    }
     if (std::optional<int64_t> Constant = integerConstant(E, Context))
       return Linear{{}, *Constant};
     if (std::optional<BuiltinComponent> Builtin = getBuiltinComponent(E)) {
@@ -281,6 +291,7 @@ private:
   ArgumentValue Argument;
   std::array<int64_t, 3> Block;
   std::array<int64_t, 3> Grid;
+  const Expr *Guarded;
   llvm::SmallPtrSet<const VarDecl *, 16> Changed;
 };
 
@@ -348,12 +359,18 @@ struct LaunchInView {
   VariableWrites Writes;
 };
 
+/// A value of the kernel a guard keeps below a limit where the access runs.
+struct GuardedPart {
+  const Expr &Part;
+  UpperLimit Limit;
+};
+
 /// The launch's reach at one sample size, or none where a step is
-/// uncertain.
-std::optional<ReachPastAllocation> reachAtSample(const LaunchInView &View,
-                                                 const Expr &Index,
-                                                 int64_t Sample,
-                                                 ASTContext &Context) {
+/// uncertain. With \p Guarded, the guarded part is taken at the largest
+/// value its guard lets through rather than followed to the coordinates.
+std::optional<ReachPastAllocation>
+reachAtSample(const LaunchInView &View, const Expr &Index, int64_t Sample,
+              ASTContext &Context, const GuardedPart *Guarded = nullptr) {
   const CUDAKernelCallExpr &Launch = View.Launch;
   const CallExpr *Config = Launch.getConfig();
   if (!Config || Config->getNumArgs() < 2)
@@ -383,8 +400,21 @@ std::optional<ReachPastAllocation> reachAtSample(const LaunchInView &View,
       return std::nullopt;
     return Host.value(Launch.getArg(Param), ReachReads);
   };
-  KernelIndex Kernels(View.Kernel, Context, Argument, *Block, *Grid);
+  KernelIndex Kernels(View.Kernel, Context, Argument, *Block, *Grid,
+                      Guarded ? &Guarded->Part : nullptr);
   std::optional<Linear> Reach = Kernels.value(&Index);
+  // The largest value the guard lets the part through with, read at this
+  // launch; a part that lowers the index would need its least value.
+  std::optional<int64_t> GuardedLast;
+  if (Reach && Guarded) {
+    std::optional<Linear> Limit = Kernels.value(Guarded->Limit.Limit);
+    GuardedLast =
+        Limit && Limit->isConstant()
+            ? combine(BO_Add, Limit->Constant, Guarded->Limit.Offset - 1)
+            : std::nullopt;
+    if (!GuardedLast || Reach->Coefficients[GuardedSlot] < 0)
+      return std::nullopt;
+  }
   // The same counts on both sides, or the comparison means nothing.
   if (!Reach || CountReads.size() != ReachReads.size() ||
       !llvm::all_of(CountReads, [&](const VarDecl *Var) {
@@ -399,6 +429,15 @@ std::optional<ReachPastAllocation> reachAtSample(const LaunchInView &View,
   Result.Sample = Sample;
   Result.Count = Count;
   Result.Reached = Reach->Constant;
+  if (GuardedLast) {
+    std::optional<int64_t> Term =
+        combine(BO_Mul, Reach->Coefficients[GuardedSlot], *GuardedLast);
+    std::optional<int64_t> Sum =
+        Term ? combine(BO_Add, Result.Reached, *Term) : Term;
+    if (!Sum)
+      return std::nullopt;
+    Result.Reached = *Sum;
+  }
   for (unsigned Axis = 0; Axis < 3; ++Axis) {
     for (unsigned Kind = 0; Kind < 2; ++Kind) {
       int64_t Coefficient = Reach->Coefficients[Kind * 3 + Axis];
@@ -425,53 +464,73 @@ bool runsOnEveryThread(const FunctionDecl &Kernel, const Expr &Access) {
   return Body && runsInBlock(*Body, Access);
 }
 
-std::optional<ReachPastAllocation>
-reachPastAllocation(const FunctionDecl &Kernel, const Expr &Access,
-                    const Expr &Base, const Expr &Index,
-                    const KernelLaunches &Launches, ASTContext &Context) {
+namespace {
+
+/// The pointer parameter \p Base names, when it is one of \p Kernel's.
+const ParmVarDecl *kernelPointer(const FunctionDecl &Kernel, const Expr &Base) {
   const auto *Ref = dyn_cast<DeclRefExpr>(Base.IgnoreParenImpCasts());
   const auto *Pointer = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   if (!Kernel.hasAttr<CUDAGlobalAttr>() || !Pointer ||
       Pointer->getDeclContext() != &Kernel ||
-      !Pointer->getType()->isPointerType() ||
-      !runsOnEveryThread(Kernel, Access))
+      !Pointer->getType()->isPointerType())
+    return nullptr;
+  return Pointer;
+}
+
+/// \p Launch with the buffer it passes for \p Pointer and the buffer's one
+/// allocation, when the launcher shows them.
+std::optional<LaunchInView> launchInView(const FunctionDecl &Kernel,
+                                         const KernelLaunch &Launch,
+                                         const ParmVarDecl &Pointer,
+                                         ASTContext &Context) {
+  const auto *Call = dyn_cast<CUDAKernelCallExpr>(Launch.Site);
+  // The kernel itself, not another instantiation of its template.
+  if (!Call || !Call->getDirectCallee() ||
+      Call->getDirectCallee()->getCanonicalDecl() !=
+          Kernel.getCanonicalDecl() ||
+      Call->getNumArgs() != Kernel.getNumParams())
     return std::nullopt;
-  unsigned Position = Pointer->getFunctionScopeIndex();
-  for (const KernelLaunch &Launch : Launches.of(Kernel)) {
-    const auto *Call = dyn_cast<CUDAKernelCallExpr>(Launch.Site);
-    // The kernel itself, not another instantiation of its template.
-    if (!Call || !Call->getDirectCallee() ||
-        Call->getDirectCallee()->getCanonicalDecl() !=
-            Kernel.getCanonicalDecl() ||
-        Call->getNumArgs() != Kernel.getNumParams())
-      continue;
-    const FunctionDecl *Caller = enclosingFunction(*Call, Context);
-    const auto *Passed =
-        dyn_cast<DeclRefExpr>(Call->getArg(Position)->IgnoreParenImpCasts());
-    const auto *Buffer =
-        Passed ? dyn_cast<VarDecl>(Passed->getDecl()) : nullptr;
-    if (!Caller || !Caller->hasBody() || !Buffer ||
-        !Buffer->hasLocalStorage() ||
-        !Context.hasSameUnqualifiedType(Buffer->getType()->getPointeeType(),
-                                        Pointer->getType()->getPointeeType()))
-      continue;
-    // The buffer's one allocation; its count is read from the byte count,
-    // as the launcher computes it.
-    llvm::SmallPtrSet<const VarDecl *, 16> Assigned;
-    collectAssignedVariables(Caller->getBody(), Assigned);
-    llvm::SmallVector<const Expr *, 4> Factors;
-    const CallExpr *Allocation = soleDeviceAllocation(
-        *Buffer, Caller->getBody(), Context, Assigned, Factors);
-    if (!Allocation || Allocation->getNumArgs() < 2)
-      continue;
-    LaunchInView View{Kernel,      *Call,
+  const FunctionDecl *Caller = enclosingFunction(*Call, Context);
+  const auto *Passed = dyn_cast<DeclRefExpr>(
+      Call->getArg(Pointer.getFunctionScopeIndex())->IgnoreParenImpCasts());
+  const auto *Buffer = Passed ? dyn_cast<VarDecl>(Passed->getDecl()) : nullptr;
+  if (!Caller || !Caller->hasBody() || !Buffer || !Buffer->hasLocalStorage() ||
+      !Context.hasSameUnqualifiedType(Buffer->getType()->getPointeeType(),
+                                      Pointer.getType()->getPointeeType()))
+    return std::nullopt;
+  // The buffer's one allocation; its count is read from the byte count,
+  // as the launcher computes it.
+  llvm::SmallPtrSet<const VarDecl *, 16> Assigned;
+  collectAssignedVariables(Caller->getBody(), Assigned);
+  llvm::SmallVector<const Expr *, 4> Factors;
+  const CallExpr *Allocation = soleDeviceAllocation(*Buffer, Caller->getBody(),
+                                                    Context, Assigned, Factors);
+  if (!Allocation || Allocation->getNumArgs() < 2)
+    return std::nullopt;
+  return LaunchInView{Kernel,      *Call,
                       *Caller,     *Buffer,
                       *Allocation, collectVariableWrites(Caller->getBody())};
+}
+
+} // namespace
+
+std::optional<ReachPastAllocation>
+reachPastAllocation(const FunctionDecl &Kernel, const Expr &Access,
+                    const Expr &Base, const Expr &Index,
+                    const KernelLaunches &Launches, ASTContext &Context) {
+  const ParmVarDecl *Pointer = kernelPointer(Kernel, Base);
+  if (!Pointer || !runsOnEveryThread(Kernel, Access))
+    return std::nullopt;
+  for (const KernelLaunch &Launch : Launches.of(Kernel)) {
+    std::optional<LaunchInView> View =
+        launchInView(Kernel, Launch, *Pointer, Context);
+    if (!View)
+      continue;
     std::optional<ReachPastAllocation> First;
     bool PastAtEverySample = true;
     for (int64_t Sample : Samples) {
       std::optional<ReachPastAllocation> Reach =
-          reachAtSample(View, Index, Sample, Context);
+          reachAtSample(*View, Index, Sample, Context);
       PastAtEverySample &= Reach && Reach->Reached >= Reach->Count;
       if (!PastAtEverySample)
         break;
@@ -482,6 +541,57 @@ reachPastAllocation(const FunctionDecl &Kernel, const Expr &Access,
       return First;
   }
   return std::nullopt;
+}
+
+bool guardKeepsInsideAllocation(const FunctionDecl &Kernel, const Expr &Base,
+                                const Expr &Index, const Expr &Part,
+                                const Expr &Guard,
+                                const KernelLaunches &Launches,
+                                ASTContext &Context) {
+  const ParmVarDecl *Pointer = kernelPointer(Kernel, Base);
+  std::optional<UpperLimit> Limit = upperLimitOf(&Guard, &Part, Context);
+  if (!Pointer || !Limit || !Limit->Limit)
+    return false;
+  GuardedPart Guarded{Part, *Limit};
+  bool AnyLaunch = false;
+  for (const KernelLaunch &Launch : Launches.of(Kernel)) {
+    // Every launch, or one out of view may be the one that runs past.
+    std::optional<LaunchInView> View =
+        launchInView(Kernel, Launch, *Pointer, Context);
+    if (!View)
+      return false;
+    for (int64_t Sample : Samples) {
+      std::optional<ReachPastAllocation> Reach =
+          reachAtSample(*View, Index, Sample, Context, &Guarded);
+      if (!Reach || Reach->Reached >= Reach->Count)
+        return false;
+    }
+    AnyLaunch = true;
+  }
+  return AnyLaunch;
+}
+
+std::optional<int64_t> leastLaunchOffset(const FunctionDecl &Kernel,
+                                         const Expr &Base,
+                                         const KernelLaunches &Launches,
+                                         ASTContext &Context) {
+  const ParmVarDecl *Pointer = kernelPointer(Kernel, Base);
+  if (!Pointer)
+    return std::nullopt;
+  std::optional<int64_t> Least;
+  for (const KernelLaunch &Launch : Launches.of(Kernel)) {
+    const auto *Call = dyn_cast<CUDAKernelCallExpr>(Launch.Site);
+    if (!Call || Call->getNumArgs() != Kernel.getNumParams())
+      return std::nullopt;
+    const Expr *Argument = Call->getArg(Pointer->getFunctionScopeIndex());
+    std::optional<int64_t> Offset = 0;
+    if (auto Sum = splitPointerSum(Argument, /*AddressOfElement=*/true))
+      Offset = integerConstant(Sum->second, Context);
+    if (!Offset)
+      return std::nullopt;
+    Least = Least ? std::min(*Least, *Offset) : *Offset;
+  }
+  return Least;
 }
 
 } // namespace gpuguard::cuda

@@ -77,6 +77,29 @@ reachPastAllocation(const clang::FunctionDecl &Kernel,
                     const clang::Expr &Index, const KernelLaunches &Launches,
                     clang::ASTContext &Context);
 
+/// Whether every launch of \p Kernel in the translation unit, and at least
+/// one, keeps \p Index, an index through the pointer parameter \p Base,
+/// inside the allocation the launch passes for it, given the upper bound
+/// \p Guard sets on \p Part where the access runs. The converse of
+/// reachPastAllocation(): a guard that looks too weak for the index
+/// (`(i + 1) * w` under `i < rows`) is enough for the buffer the launcher
+/// allocates (`(rows + 2) * w` elements, with halo rows).
+bool guardKeepsInsideAllocation(
+    const clang::FunctionDecl &Kernel, const clang::Expr &Base,
+    const clang::Expr &Index, const clang::Expr &Part, const clang::Expr &Guard,
+    const KernelLaunches &Launches, clang::ASTContext &Context);
+
+/// The fewest elements past the start of what it points into that every
+/// launch of \p Kernel in the translation unit, and at least one, passes
+/// for the pointer parameter \p Base: 3 for `k<<<g, b>>>(d + 3)` and
+/// `&d[3]`, 0 for `d`. None when a launch passes an offset that is not a
+/// constant, or launches the kernel another way. `in[i - 3]` at thread 0
+/// then reads the first element, not the one before it.
+std::optional<int64_t> leastLaunchOffset(const clang::FunctionDecl &Kernel,
+                                         const clang::Expr &Base,
+                                         const KernelLaunches &Launches,
+                                         clang::ASTContext &Context);
+
 /// Whether \p Access runs on every thread of \p Kernel: it is not under a
 /// branch, a loop, a conditional operator or a short circuit, and nothing
 /// before it in the body can return.

@@ -71,23 +71,10 @@ bool sameFactors(llvm::ArrayRef<const Expr *> A,
 /// offset, unless the offset is a constant zero.
 std::pair<const VarDecl *, const Expr *> offsetPointer(const Expr *Argument,
                                                        ASTContext &Context) {
-  const Expr *E = Argument->IgnoreParenImpCasts();
-  const Expr *Base = nullptr, *Offset = nullptr;
-  if (const auto *Sum = dyn_cast<BinaryOperator>(E);
-      Sum && Sum->getOpcode() == BO_Add) {
-    bool LeftIsPointer = Sum->getLHS()->getType()->isPointerType();
-    Base = LeftIsPointer ? Sum->getLHS() : Sum->getRHS();
-    Offset = LeftIsPointer ? Sum->getRHS() : Sum->getLHS();
-  } else if (const auto *AddressOf = dyn_cast<UnaryOperator>(E);
-             AddressOf && AddressOf->getOpcode() == UO_AddrOf) {
-    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(
-            AddressOf->getSubExpr()->IgnoreParens())) {
-      Base = Subscript->getBase();
-      Offset = Subscript->getIdx();
-    }
-  }
-  if (!Base || !Offset)
+  auto Sum = splitPointerSum(Argument, /*AddressOfElement=*/true);
+  if (!Sum)
     return {nullptr, nullptr};
+  auto [Base, Offset] = *Sum;
   std::optional<int64_t> Constant = integerConstant(Offset, Context);
   if (Constant && *Constant == 0)
     return {nullptr, nullptr};

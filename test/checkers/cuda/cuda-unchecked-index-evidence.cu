@@ -1112,3 +1112,177 @@ void runCopyNext(size_t bytes, int n) {
   cudaFree(in);
   cudaFree(out);
 }
+
+// ---- A guard that looks too weak, against the allocation in view ----------
+
+// Row i + 1 of a buffer with a halo row above and below: the guard on i is
+// enough for the rows + 2 rows the launcher allocates.
+__global__ void unpackHaloRows(float *block, const float *halo, int rows,
+                               int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    int start = (i + 1) * w;
+    block[start] = halo[i];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'start' of 'block[start]' is not covered by the guard on 'i' [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'i', not 'i + 1'
+    // CHECK-NOTES-STRICT: :[[@LINE+1]]:5: note: the same index reaches 'block[start + w - 1]' here
+    block[start + w - 1] = halo[i];
+  }
+}
+
+// The same rows of a buffer without halo rows: the last row written is
+// past the end.
+__global__ void unpackRows(float *block, const float *halo, int rows, int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) {
+    int start = (i + 1) * w;
+    block[start] = halo[i];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'start' of 'block[start]' is not covered by the guard on 'i' [cuda-unchecked-index]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: guard here bounds 'i', not 'i + 1'
+  }
+}
+
+// Launched on both: every launch must keep the index inside.
+__global__ void unpackEither(float *block, const float *halo, int rows,
+                             int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    block[(i + 1) * w] = halo[i];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index '(i + 1) * w' of 'block[(i + 1) * w]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
+}
+
+// The end of each of n ranges, in a table of n + 1 entries that no name
+// marks as one.
+__global__ void rangeLengths(int *lengths, const int *firsts, int n) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n)
+    return;
+  lengths[v] = firsts[v + 1] - firsts[v];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:16: warning: index 'v + 1' of 'firsts[v + 1]' is not covered by the guard on 'v' [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'v', not 'v + 1'
+}
+
+void runUnpack(int rows, int w) {
+  float *padded, *flat, *halo;
+  int *firsts, *lengths;
+  cudaMalloc(&padded, (rows + 2) * w * sizeof(float));
+  cudaMalloc(&flat, rows * w * sizeof(float));
+  cudaMalloc(&halo, rows * sizeof(float));
+  cudaMalloc(&firsts, (rows + 1) * sizeof(int));
+  cudaMalloc(&lengths, rows * sizeof(int));
+  unpackHaloRows<<<(rows + 127) / 128, 128>>>(padded, halo, rows, w);
+  unpackRows<<<(rows + 127) / 128, 128>>>(flat, halo, rows, w);
+  unpackEither<<<(rows + 127) / 128, 128>>>(padded, halo, rows, w);
+  unpackEither<<<(rows + 127) / 128, 128>>>(flat, halo, rows, w);
+  rangeLengths<<<(rows + 255) / 256, 256>>>(lengths, firsts, rows);
+  cudaFree(padded);
+  cudaFree(flat);
+  cudaFree(halo);
+  cudaFree(firsts);
+  cudaFree(lengths);
+}
+
+// ---- Tile loops: a partial tile only where the count is rounded up -------
+
+// The loop rounds the tile count up: the last tile's columns pass n unless
+// n is a multiple of the tile, which the rounded-up grid says it need not be.
+__global__ void rowTimesTiles(const float *a, float *c, int n) {
+  __shared__ float tile[TILE];
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n)
+    return;
+  float sum = 0.0f;
+  for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
+    tile[threadIdx.x] = a[row * n + t * TILE + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:25: warning: the tile column in the index of 'a[row * n + t * TILE + threadIdx.x]' is not bounded by a guard on every path; in the last, partial tile it runs past the end [cuda-unchecked-index]
+    // CHECK-NOTES: :[[@LINE+27]]:19: note: 'rowTimesTiles' is launched with this grid, rounded up from the data size; the last block has threads past the end
+    __syncthreads();
+    sum += tile[(threadIdx.x + 1) % TILE];
+    __syncthreads();
+  }
+  c[row] = sum;
+}
+
+// The loop stops before the partial tile (`n / TILE`, rounded down): every
+// tile it loads ends by n.
+__global__ void rowTimesWholeTiles(const float *a, float *c, int n) {
+  __shared__ float tile[TILE];
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n)
+    return;
+  float sum = 0.0f;
+  for (int t = 0; t < n / TILE; ++t) {
+    tile[threadIdx.x] = a[row * n + (t * TILE + threadIdx.x)];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:25: warning: the tile column in the index of 'a[row * n + (t * TILE + threadIdx.x)]' is not bounded by a guard on every path; in the last, partial tile it runs past the end [cuda-unchecked-index]
+    __syncthreads();
+    sum += tile[(threadIdx.x + 1) % TILE];
+    __syncthreads();
+  }
+  c[row] = sum;
+}
+
+void runTiles(const float *a, float *c, int n) {
+  rowTimesTiles<<<(n + TILE - 1) / TILE, TILE>>>(a, c, n);
+  rowTimesWholeTiles<<<(n + TILE - 1) / TILE, TILE>>>(a, c, n);
+}
+
+// ---- Pointers a launch passes past a halo -------------------------------
+
+#define HALO 3
+
+// Every launch passes the buffer HALO elements in: `in[i - HALO]` at
+// thread 0 reads the first element of the allocation.
+__global__ void stencilPastHalo(const int *in, int *out) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int v = in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:11: warning: index 'i' of 'in[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  // CHECK-NOTES-STRICT: :[[@LINE+5]]:3: note: the same index reaches 'out[i]' here
+  if (threadIdx.x < HALO)
+    v += in[i - HALO];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:10: warning: index 'i - HALO' of 'in[i - HALO]' is -3 where 'threadIdx.x' and 'blockIdx.x' are 0; no guard bounds 'threadIdx.x' and 'blockIdx.x' from below [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-8]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  out[i] = v;
+}
+
+// The same, launched on the buffer itself: thread 0 reads before it.
+__global__ void stencilAtStart(const int *in, int *out) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int v = in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:11: warning: index 'i' of 'in[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  // CHECK-NOTES-STRICT: :[[@LINE+5]]:3: note: the same index reaches 'out[i]' here
+  if (threadIdx.x < HALO)
+    v += in[i - HALO];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: index 'i - HALO' of 'in[i - HALO]' is -3 where 'threadIdx.x' and 'blockIdx.x' are 0; no guard bounds 'threadIdx.x' and 'blockIdx.x' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  out[i] = v;
+}
+
+// One launch leaves room for one element, not HALO.
+__global__ void stencilShortHalo(const int *in, int *out) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  int v = in[i];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:11: warning: index 'i' of 'in[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  // CHECK-NOTES-STRICT: :[[@LINE+5]]:3: note: the same index reaches 'out[i]' here
+  if (threadIdx.x < HALO)
+    v += in[i - HALO];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: index 'i - HALO' of 'in[i - HALO]' is -3 where 'threadIdx.x' and 'blockIdx.x' are 0; no guard bounds 'threadIdx.x' and 'blockIdx.x' from below [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-8]]:7: note: 'i' is computed here from 'threadIdx.x', 'blockIdx.x' and 'blockDim.x'
+  out[i] = v;
+}
+
+void runStencils(int n) {
+  int *in, *out;
+  cudaMalloc(&in, (n + 2 * HALO) * sizeof(int));
+  cudaMalloc(&out, (n + 2 * HALO) * sizeof(int));
+  stencilPastHalo<<<n / 16, 16>>>(in + HALO, out + HALO);
+  stencilPastHalo<<<n / 16, 16>>>(&in[HALO + 1], out);
+  stencilAtStart<<<n / 16, 16>>>(in, out);
+  stencilShortHalo<<<n / 16, 16>>>(in + HALO, out);
+  stencilShortHalo<<<n / 16, 16>>>(in + 1, out);
+  cudaFree(in);
+  cudaFree(out);
+}

@@ -295,6 +295,42 @@ TEST_F(ExprShapeTest, LoopsEnteredAtLeastOnce) {
   EXPECT_FALSE(Enters("for (;;)"));
 }
 
+TEST_F(ExprShapeTest, LoopsOverWholeTiles) {
+  auto Whole = [&](const std::string &Loop) {
+    const clang::ForStmt *For = firstLoop(Loop);
+    if (!For)
+      return false;
+    const auto *Test = llvm::cast<clang::BinaryOperator>(For->getCond());
+    const auto *Quotient = llvm::dyn_cast<clang::BinaryOperator>(
+        Test->getRHS()->IgnoreParenImpCasts());
+    // The width the index scales the counter by: the quotient's divisor,
+    // or the bound where there is no quotient.
+    const clang::Expr *Width = Quotient ? Quotient->getRHS() : Test->getRHS();
+    return visitsWholeTilesOnly(*For, *Width, context());
+  };
+  EXPECT_TRUE(Whole("for (int t = 0; t < a / Steps; ++t)"));
+  EXPECT_TRUE(Whole("for (int t = 0; t < a / b; t++)"));
+  EXPECT_TRUE(Whole("for (int t = 1; t < (a - 1) / Steps; ++t)"));
+  // Rounded up: the last tile is partial.
+  EXPECT_FALSE(Whole("for (int t = 0; t < (a + Steps - 1) / Steps; ++t)"));
+  EXPECT_FALSE(Whole("for (int t = 0; t < (a + 3) / Steps; ++t)"));
+  // Not a quotient, not from a constant, not by ones, not `<`.
+  EXPECT_FALSE(Whole("for (int t = 0; t < a; t += Steps)"));
+  EXPECT_FALSE(Whole("for (int t = b; t < a / Steps; ++t)"));
+  EXPECT_FALSE(Whole("for (int t = 0; t < a / Steps; t += 2)"));
+  EXPECT_FALSE(Whole("for (int t = 0; t <= a / Steps; ++t)"));
+}
+
+TEST_F(ExprShapeTest, TileWidthMustMatchTheDivisor) {
+  const clang::ForStmt *For = firstLoop("for (int t = 0; t < a / Steps; ++t)");
+  ASSERT_TRUE(For);
+  const auto *Test = llvm::cast<clang::BinaryOperator>(For->getCond());
+  // `a` is not the width the quotient divides by.
+  const auto *Quotient =
+      llvm::cast<clang::BinaryOperator>(Test->getRHS()->IgnoreParenImpCasts());
+  EXPECT_FALSE(visitsWholeTilesOnly(*For, *Quotient->getLHS(), context()));
+}
+
 TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
   const clang::Expr *E = returned("int l = 1; return b + a * b + g + l;");
   ASSERT_TRUE(E);

@@ -379,4 +379,46 @@ TEST(GuardAnalysisTest, RowAboveTheFirstRow) {
             Rows());
 }
 
+/// What `<Guard>` in `bool b = <Guard>; int j = i;` states of `i` from
+/// above, as "Limit + Offset" with the limit's source text.
+std::optional<std::pair<std::string, int64_t>>
+upperLimitText(const std::string &Guard) {
+  auto Unit = parseCuda("void f(int i, int n, int last) { bool b = " + Guard +
+                        "; int j = i; }\n");
+  if (!Unit)
+    return std::nullopt;
+  clang::ASTContext &Context = Unit->getASTContext();
+  const clang::FunctionDecl *F = findFunction(Context, "f");
+  auto Initializer = [&](unsigned Statement) {
+    const auto *Decl = llvm::cast<clang::DeclStmt>(
+        llvm::cast<clang::CompoundStmt>(F->getBody())->body_begin()[Statement]);
+    return llvm::cast<clang::VarDecl>(Decl->getSingleDecl())->getInit();
+  };
+  std::optional<UpperLimit> Limit =
+      upperLimitOf(Initializer(0), Initializer(1), Context);
+  if (!Limit)
+    return std::nullopt;
+  return std::pair(quoteSource(Limit->Limit, Context), Limit->Offset);
+}
+
+TEST(GuardAnalysisTest, UpperLimitsOfComparisons) {
+  using Limit = std::optional<std::pair<std::string, int64_t>>;
+  // Where each holds as an upper bound: the true edge of `<` and `<=`, the
+  // false edge of `>=` and `>`.
+  EXPECT_EQ(upperLimitText("i < n"), Limit({"n", 0}));
+  EXPECT_EQ(upperLimitText("i >= n"), Limit({"n", 0}));
+  EXPECT_EQ(upperLimitText("i <= n"), Limit({"n", 1}));
+  EXPECT_EQ(upperLimitText("i > n"), Limit({"n", 1}));
+  // The part on the right.
+  EXPECT_EQ(upperLimitText("n > i"), Limit({"n", 0}));
+  EXPECT_EQ(upperLimitText("last >= i"), Limit({"last", 1}));
+  // A constant added to the part moves the limit down.
+  EXPECT_EQ(upperLimitText("i + 1 < n"), Limit({"n", -1}));
+  EXPECT_EQ(upperLimitText("i - 2 <= n - 1"), Limit({"n - 1", 3}));
+  // Not a bound on `i`.
+  EXPECT_EQ(upperLimitText("i == n"), Limit());
+  EXPECT_EQ(upperLimitText("2 * i < n"), Limit());
+  EXPECT_EQ(upperLimitText("last < n"), Limit());
+}
+
 } // namespace

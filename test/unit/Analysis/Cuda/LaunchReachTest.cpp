@@ -13,10 +13,7 @@ using namespace gpuguard::test;
 
 namespace {
 
-constexpr const char *Prelude = R"(
-typedef unsigned long size_t;
-typedef int cudaError_t;
-cudaError_t cudaMalloc(void **p, size_t bytes);
+const std::string Prelude = std::string(DeviceAllocationDeclarations) + R"(
 int atoi(const char *text);
 int rows, cols;
 )";
@@ -28,37 +25,76 @@ public:
     Found.push_back(E);
     return true;
   }
+  bool VisitBinaryOperator(clang::BinaryOperator *E) {
+    if (!Guard && E->isRelationalOp())
+      Guard = E;
+    return true;
+  }
   std::vector<const clang::ArraySubscriptExpr *> Found;
+  /// The first comparison.
+  const clang::BinaryOperator *Guard = nullptr;
 };
 
 class LaunchReachTest : public ::testing::Test {
 protected:
   /// Parses `__global__ void k(float *p, int w) { <Kernel> }` and
-  /// `void host(int n, char **argv) { <Host> }`, and asks how far the
-  /// launches take the first subscript of `k` whose base is `p`.
-  std::optional<ReachPastAllocation> reach(const std::string &Kernel,
-                                           const std::string &Host) {
-    Unit = parseCuda(std::string(Prelude) +
-                     "__global__ void k(float *p, int w) {\n" + Kernel +
-                     "\n}\nvoid host(int n, char **argv) {\n" + Host + "\n}\n");
+  /// `void host(int n, char **argv) { <Host> }`; gives `k` and the first
+  /// subscript of `k` whose base is `p`.
+  std::pair<const clang::FunctionDecl *, const clang::ArraySubscriptExpr *>
+  parse(const std::string &Kernel, const std::string &Host) {
+    Unit =
+        parseCuda(Prelude + "__global__ void k(float *p, int w) {\n" + Kernel +
+                  "\n}\nvoid host(int n, char **argv) {\n" + Host + "\n}\n");
     if (!Unit)
-      return std::nullopt;
-    clang::ASTContext &Context = Unit->getASTContext();
-    const clang::FunctionDecl *K = findFunction(Context, "k");
-    Subscripts Visitor;
+      return {};
+    const clang::FunctionDecl *K = findFunction(Unit->getASTContext(), "k");
+    Visitor = Subscripts();
     Visitor.TraverseDecl(const_cast<clang::FunctionDecl *>(K));
-    KernelLaunches Launches(Context);
     for (const clang::ArraySubscriptExpr *E : Visitor.Found) {
       const auto *Base =
           llvm::dyn_cast<clang::DeclRefExpr>(E->getBase()->IgnoreImpCasts());
       if (Base && Base->getDecl()->getName() == "p")
-        return reachPastAllocation(*K, *E, *E->getBase(), *E->getIdx(),
-                                   Launches, Context);
+        return {K, E};
     }
     ADD_FAILURE() << "no access through p";
-    return std::nullopt;
+    return {};
+  }
+  /// How far the launches take that subscript.
+  std::optional<ReachPastAllocation> reach(const std::string &Kernel,
+                                           const std::string &Host) {
+    auto [K, Access] = parse(Kernel, Host);
+    if (!Access)
+      return std::nullopt;
+    clang::ASTContext &Context = Unit->getASTContext();
+    KernelLaunches Launches(Context);
+    return reachPastAllocation(*K, *Access, *Access->getBase(),
+                               *Access->getIdx(), Launches, Context);
+  }
+  /// Whether the launches keep that subscript inside the allocation, given
+  /// the kernel's first comparison as the guard of its left side.
+  bool keptInside(const std::string &Kernel, const std::string &Host) {
+    auto [K, Access] = parse(Kernel, Host);
+    if (!Access || !Visitor.Guard) {
+      ADD_FAILURE() << "no guard";
+      return false;
+    }
+    clang::ASTContext &Context = Unit->getASTContext();
+    KernelLaunches Launches(Context);
+    return guardKeepsInsideAllocation(*K, *Access->getBase(), *Access->getIdx(),
+                                      *Visitor.Guard->getLHS(), *Visitor.Guard,
+                                      Launches, Context);
+  }
+  /// The fewest elements every launch passes `p` in by.
+  std::optional<int64_t> leastOffset(const std::string &Host) {
+    auto [K, Access] = parse("p[threadIdx.x] = 0.0f;", Host);
+    if (!Access)
+      return std::nullopt;
+    clang::ASTContext &Context = Unit->getASTContext();
+    KernelLaunches Launches(Context);
+    return leastLaunchOffset(*K, *Access->getBase(), Launches, Context);
   }
   std::unique_ptr<clang::ASTUnit> Unit;
+  Subscripts Visitor;
 };
 
 const char *NextElement = "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -148,6 +184,88 @@ TEST_F(LaunchReachTest, UncertainStepsProveNothing) {
                      "int m = n; m += 1;\n"
                      "float *d; cudaMalloc((void **)&d, m * sizeof(float));\n"
                      "k<<<n / 256, 256>>>(d, n);"));
+}
+
+const char *HaloRow = "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "if (i < w) p[(i + 1) * 8] = 0.0f;";
+const char *HaloLaunch = "k<<<(n + 127) / 128, 128>>>(d, n);";
+
+TEST_F(LaunchReachTest, GuardEnoughForTheAllocation) {
+  // Row i + 1 of n + 2 rows, or of n + 1: the last row written is row n.
+  EXPECT_TRUE(keptInside(
+      HaloRow,
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 2) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  EXPECT_TRUE(keptInside(
+      HaloRow,
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 1) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  // An early exit, and an inclusive guard with room for its bound.
+  EXPECT_TRUE(keptInside(
+      "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "if (i >= w) return;\np[(i + 1) * 8] = 0.0f;",
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 1) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  EXPECT_TRUE(keptInside(
+      "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "if (i <= w) p[(i + 1) * 8 + 7] = 0.0f;",
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 2) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+}
+
+TEST_F(LaunchReachTest, GuardTooWeakForTheAllocation) {
+  // n rows: row n is past the end.
+  EXPECT_FALSE(keptInside(
+      HaloRow,
+      std::string(
+          "float *d; cudaMalloc((void **)&d, n * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  // `i <= w` lets row n + 1 through.
+  EXPECT_FALSE(keptInside(
+      "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "if (i <= w) p[(i + 1) * 8] = 0.0f;",
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 1) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  // One launch in view is not every launch: a buffer from outside.
+  EXPECT_FALSE(keptInside(
+      HaloRow, std::string("float *d; cudaMalloc((void **)&d, (n + 2) * 8 * "
+                           "sizeof(float));\n") +
+                   HaloLaunch + "\nk<<<1, 128>>>((float *)argv[0], n);"));
+  // No launch at all.
+  EXPECT_FALSE(keptInside(HaloRow, ""));
+  // A part that lowers the index needs its least value.
+  EXPECT_FALSE(keptInside(
+      "int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "if (i < w) p[(w - i) * 8] = 0.0f;",
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 2) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  // A count the guard's limit does not read: the samples say nothing.
+  EXPECT_FALSE(keptInside(
+      HaloRow,
+      "int m = atoi(argv[1]);\n"
+      "float *d; cudaMalloc((void **)&d, (m + 2) * 8 * sizeof(float));\n"
+      "k<<<(n + 127) / 128, 128>>>(d, n);"));
+}
+
+TEST_F(LaunchReachTest, LeastOffsetOfEveryLaunch) {
+  EXPECT_EQ(leastOffset("float *d;\nk<<<1, 32>>>(d + 3, n);"), 3);
+  EXPECT_EQ(leastOffset("float *d;\nk<<<1, 32>>>(&d[4], n);\n"
+                        "k<<<1, 32>>>(2 + d, n);"),
+            2);
+  EXPECT_EQ(leastOffset("float *d;\nk<<<1, 32>>>(d + 3, n);\n"
+                        "k<<<1, 32>>>(d, n);"),
+            0);
+  // An offset that is not a constant, and no launch at all.
+  EXPECT_EQ(leastOffset("float *d;\nk<<<1, 32>>>(d + 3, n);\n"
+                        "k<<<1, 32>>>(d + n, n);"),
+            std::nullopt);
+  EXPECT_EQ(leastOffset(""), std::nullopt);
 }
 
 } // namespace

@@ -12,10 +12,7 @@ using namespace gpuguard::test;
 
 namespace {
 
-constexpr const char *Prelude = R"(
-typedef unsigned long size_t;
-typedef int cudaError_t;
-cudaError_t cudaMalloc(void **p, size_t bytes);
+const std::string Prelude = std::string(DeviceAllocationDeclarations) + R"(
 cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags = 1);
 cudaError_t cudaFree(void *p);
 void setUp(float **p);
@@ -39,8 +36,8 @@ protected:
   /// `void host(int n, int m, int k) { <Body> }`, as their source text.
   std::vector<std::string> found(const std::string &Body,
                                  const char *Kernel = "scale") {
-    Unit = parseCuda(std::string(Prelude) +
-                     "void host(int n, int m, int k) {\n" + Body + "\n}\n");
+    Unit = parseCuda(Prelude + "void host(int n, int m, int k) {\n" + Body +
+                     "\n}\n");
     if (!Unit)
       return {"<no parse>"};
     clang::ASTContext &Context = Unit->getASTContext();
