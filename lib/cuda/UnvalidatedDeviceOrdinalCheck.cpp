@@ -3,10 +3,10 @@
 
 #include "cuda/UnvalidatedDeviceOrdinalCheck.h"
 #include "Analysis/Core/AnalysisBudget.h"
-#include "Analysis/Core/ResultUse.h"
 #include "Analysis/Core/SourceText.h"
 #include "Analysis/Cuda/CudaApi.h"
 #include "Analysis/Cuda/DeviceOrdinals.h"
+#include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -74,8 +74,9 @@ void UnvalidatedDeviceOrdinalCheck::check(
       return;
     Ordinal = Call->getArg(Index);
     Taker = calleeName(*Call).str();
-    StatusRead = !Call->getType()->isVoidType() &&
-                 getResultUse(*Call, Context) == ResultUse::Used;
+    std::vector<StringRef> StatusTypes =
+        tidy::utils::options::parseStringList(DefaultStatusTypes);
+    StatusRead = isStatusRead(*Call, StatusTypes, Context);
   } else if (const auto *Device =
                  Result.Nodes.getNodeAs<CXXConstructExpr>("device")) {
     Ordinal = Device->getArg(1);

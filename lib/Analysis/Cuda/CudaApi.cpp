@@ -1,7 +1,9 @@
 //===--- CudaApi.cpp - CUDA runtime and driver API calls ------------------===//
 
 #include "Analysis/Cuda/CudaApi.h"
+#include "Analysis/Core/ResultUse.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -120,6 +122,58 @@ bool passesStatusThrough(const FunctionDecl &Function,
     return Param && Param->getDeclContext() == Definition &&
            !matchStatusType(Param->getType(), TypeNames, Context).empty();
   });
+}
+
+/// Whether \p Body reads \p Param anywhere but in a return of it.
+static bool readsBeyondReturn(const Stmt *S, const ParmVarDecl &Param) {
+  if (!S)
+    return false;
+  if (const auto *Return = dyn_cast<ReturnStmt>(S);
+      Return && Return->getRetValue()) {
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(Return->getRetValue()->IgnoreParenImpCasts());
+    if (Ref && Ref->getDecl() == &Param)
+      return false;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      Ref && Ref->getDecl() == &Param)
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *Child) {
+    return readsBeyondReturn(Child, Param);
+  });
+}
+
+bool isStatusRead(const CallExpr &Call,
+                  llvm::ArrayRef<llvm::StringRef> TypeNames,
+                  ASTContext &Context) {
+  if (Call.getType()->isVoidType() ||
+      getResultUse(Call, Context) != ResultUse::Used)
+    return false;
+  // The call as an argument of another: `checkCuda(cudaSetDevice(d))`.
+  const Expr *Argument = &Call;
+  const CallExpr *Handler = nullptr;
+  for (unsigned Depth = 0; Depth < 4 && !Handler; ++Depth) {
+    DynTypedNodeList Parents = Context.getParents(*Argument);
+    if (Parents.size() != 1)
+      break;
+    if (const auto *Outer = Parents[0].get<CallExpr>())
+      Handler = Outer;
+    else if (const auto *Wrapper = Parents[0].get<Expr>();
+             Wrapper && (isa<ParenExpr, ImplicitCastExpr>(Wrapper)))
+      Argument = Wrapper;
+    else
+      break;
+  }
+  const FunctionDecl *Callee = Handler ? Handler->getDirectCallee() : nullptr;
+  const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
+  if (!Definition || !passesStatusThrough(*Definition, TypeNames, Context))
+    return true;
+  for (unsigned I = 0;
+       I < Handler->getNumArgs() && I < Definition->getNumParams(); ++I)
+    if (Handler->getArg(I)->IgnoreParenImpCasts() == &Call &&
+        readsBeyondReturn(Definition->getBody(), *Definition->getParamDecl(I)))
+      return true;
+  return isStatusRead(*Handler, TypeNames, Context);
 }
 
 llvm::StringRef canonicalApiName(llvm::StringRef Name) {

@@ -56,6 +56,16 @@ bool passesStatusThrough(const clang::FunctionDecl &Function,
                          llvm::ArrayRef<llvm::StringRef> TypeNames,
                          const clang::ASTContext &Context);
 
+/// Whether the status \p Call returns is read: used, and not only handed
+/// to a handler that does nothing with it but return it (NVIDIA's blog
+/// samples' `checkCuda` outside debug builds) when the handler's result is
+/// dropped in turn. `CHECK(cudaSetDevice(d))` with a `CHECK` that tests,
+/// `if (cudaSetDevice(d) != cudaSuccess)` and `err = cudaSetDevice(d)` read
+/// it.
+bool isStatusRead(const clang::CallExpr &Call,
+                  llvm::ArrayRef<llvm::StringRef> TypeNames,
+                  clang::ASTContext &Context);
+
 /// \p Name without the suffixes the toolkit headers' macros append to API
 /// functions: an ABI version (`cuMemFree_v2`) and the per-thread default
 /// stream variants (`cudaMemcpy_ptds`, `cudaStreamSynchronize_ptsz`).

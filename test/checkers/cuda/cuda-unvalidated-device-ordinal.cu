@@ -52,6 +52,18 @@ void globalRankChecked() {
   // CHECK-NOTES: :[[@LINE-4]]:21: note: read here
 }
 
+// A handler that only hands the status back (a check compiled in for debug
+// builds alone) reads nothing when its own result is dropped.
+cudaError_t passBack(cudaError_t Status) { return Status; }
+void statusPassedBack() {
+  int Device = atoi(getenv("DEVICE"));
+  passBack(cudaSetDevice(Device));
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: device ordinal 'Device' comes from the environment variable 'DEVICE' and is never compared with the device count: past the last GPU, 'cudaSetDevice' fails with cudaErrorInvalidDevice [cuda-unvalidated-device-ordinal]
+  // CHECK-NOTES: :[[@LINE-3]]:21: note: read here
+  if (passBack(cudaSetDevice(Device)) != cudaSuccess)
+    return;
+}
+
 // ---- Negatives ----
 
 // A local ordinal whose call's status is read: past the last GPU, the

@@ -3,16 +3,16 @@
 #include "Analysis/Cuda/CudaApi.h"
 #include "AnalysisTestSupport.h"
 #include "gtest/gtest.h"
+#include <functional>
 
 using namespace gpuguard;
 using namespace gpuguard::test;
 
 namespace {
 
-// A handler hands back the status it was given, on every return; a wrapper
-// that makes a call, or returns another status on some path, makes its own.
-TEST(CudaApiTest, StatusHandlersPassTheirArgumentThrough) {
-  auto Unit = parseCuda(R"(
+/// The status type, a call that returns one, and a handler that checks it
+/// and hands it back.
+constexpr const char *StatusHandler = R"(
 enum cudaError { cudaSuccess, cudaErrorInvalidValue };
 typedef enum cudaError cudaError_t;
 __device__ cudaError_t cudaDeviceSynchronize();
@@ -22,6 +22,12 @@ __device__ cudaError_t checkCuda(cudaError_t result) {
     report(result);
   return result;
 }
+)";
+
+// A handler hands back the status it was given, on every return; a wrapper
+// that makes a call, or returns another status on some path, makes its own.
+TEST(CudaApiTest, StatusHandlersPassTheirArgumentThrough) {
+  auto Unit = parseCuda(std::string(StatusHandler) + R"(
 __device__ cudaError_t checkOrReset(cudaError_t result) {
   if (result != cudaSuccess)
     return cudaSuccess;
@@ -47,6 +53,41 @@ __device__ void caller() { declaredOnly(cudaSuccess); }
   const auto *Body = llvm::cast<clang::CompoundStmt>(Caller->getBody());
   const auto *Call = llvm::cast<clang::CallExpr>(Body->body_front());
   EXPECT_FALSE(passesStatusThrough(*Call->getDirectCallee(), Types, Context));
+}
+
+// A status is read where it is used, unless a handler that only hands it
+// back is given it and its own result is dropped.
+TEST(CudaApiTest, StatusesReadOrOnlyPassedBack) {
+  auto Unit = parseCuda(std::string(StatusHandler) + R"(
+__device__ cudaError_t passBack(cudaError_t result) { return result; }
+__device__ void check(cudaError_t result) {}
+__device__ void calls() {
+  cudaDeviceSynchronize();
+  passBack(cudaDeviceSynchronize());
+  checkCuda(cudaDeviceSynchronize());
+  check(cudaDeviceSynchronize());
+  if (passBack((cudaDeviceSynchronize())) != cudaSuccess)
+    return;
+  cudaError_t kept = passBack(passBack(cudaDeviceSynchronize()));
+}
+)");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  llvm::SmallVector<llvm::StringRef, 2> Types = {"cudaError_t", "cudaError"};
+  // The synchronisations, in source order.
+  std::vector<bool> Read;
+  std::function<void(const clang::Stmt *)> Visit = [&](const clang::Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
+        Call && Call->getDirectCallee() &&
+        Call->getDirectCallee()->getName() == "cudaDeviceSynchronize")
+      Read.push_back(isStatusRead(*Call, Types, Context));
+    for (const clang::Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(findFunction(Context, "calls")->getBody());
+  EXPECT_EQ(Read, (std::vector<bool>{false, false, true, true, true, true}));
 }
 
 } // namespace
