@@ -364,8 +364,9 @@ const CallSites &UncheckedApiCallCheck::callSites(ASTContext &Context) {
 
 const std::vector<UncheckedLaunch> &
 UncheckedApiCallCheck::pendingIn(const FunctionDecl &Function,
-                                 ASTContext &Context) {
-  if (auto It = Pending.find(&Function); It != Pending.end())
+                                 ASTContext &Context, bool ForLaunches) {
+  if (auto It = Pending.find({&Function, unsigned(ForLaunches)});
+      It != Pending.end())
     return *It->second;
   // Classifying may analyse helpers first, which grows the map: insert only
   // once the analysis is done.
@@ -373,11 +374,17 @@ UncheckedApiCallCheck::pendingIn(const FunctionDecl &Function,
       std::make_unique<std::vector<UncheckedLaunch>>(findUncheckedLaunches(
           Function, Context,
           [&](const CallExpr &Call) { return classify(Call, Context); },
-          // Launches, and helpers that leave launches pending.
+          // Launches, and helpers that leave launches pending (for the
+          // dropped statuses of helpers: only launches).
           [&](const CallExpr &Pending) {
-            return !isUncheckedStatus(Pending, Context);
+            if (isUncheckedStatus(Pending, Context))
+              return false;
+            const FunctionDecl *Callee = Pending.getDirectCallee();
+            return ForLaunches || !Callee ||
+                   !leavesStatusPending(*Callee, Context);
           }));
-  auto [It, Inserted] = Pending.try_emplace(&Function, std::move(Found));
+  auto [It, Inserted] =
+      Pending.try_emplace({&Function, unsigned(ForLaunches)}, std::move(Found));
   return *It->second;
 }
 
@@ -397,19 +404,42 @@ bool UncheckedApiCallCheck::leavesErrorPending(const FunctionDecl &Callee,
   return Leaves;
 }
 
+bool UncheckedApiCallCheck::leavesStatusPending(const FunctionDecl &Callee,
+                                                ASTContext &Context) {
+  const FunctionDecl *Definition = nullptr;
+  if (!leavesErrorPending(Callee, Context) || !Callee.hasBody(Definition))
+    return false;
+  auto [It, Inserted] = LeavesStatusPending.try_emplace(Definition, false);
+  if (!Inserted)
+    return It->second;
+  bool Leaves = llvm::any_of(
+      pendingIn(*Definition, Context), [&](const UncheckedLaunch &F) {
+        if (F.Exit.isInvalid() || isa<CUDAKernelCallExpr>(F.Launch))
+          return false;
+        if (isUncheckedStatus(*F.Launch, Context))
+          return true;
+        const FunctionDecl *Helper = F.Launch->getDirectCallee();
+        return Helper && leavesStatusPending(*Helper, Context);
+      });
+  LeavesStatusPending[Definition] = Leaves;
+  return Leaves;
+}
+
 const CallExpr *
 UncheckedApiCallCheck::uncheckedCaller(const FunctionDecl &Function,
-                                       ASTContext &Context, unsigned Depth) {
+                                       ASTContext &Context, bool ForLaunches,
+                                       unsigned Depth) {
   if (Depth > 4)
     return nullptr;
   for (const CallSite &Site : callSites(Context).callersOf(Function)) {
     if (!Site.Caller->hasBody() || isDeviceOnly(*Site.Caller))
       continue;
-    for (const UncheckedLaunch &F : pendingIn(*Site.Caller, Context)) {
+    for (const UncheckedLaunch &F :
+         pendingIn(*Site.Caller, Context, ForLaunches)) {
       if (F.Launch != Site.Call || F.Exit.isInvalid())
         continue;
       if (Site.Caller->isMain() ||
-          uncheckedCaller(*Site.Caller, Context, Depth + 1))
+          uncheckedCaller(*Site.Caller, Context, ForLaunches, Depth + 1))
         return Site.Call;
     }
   }
@@ -450,7 +480,8 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
     // function's callers may still check, and those out of sight decide.
     const CallExpr *Caller = nullptr;
     if (!Strict && Finding.Exit.isValid() && !RunsOnIt && !Function.isMain()) {
-      Caller = uncheckedCaller(Function, Context);
+      Caller =
+          uncheckedCaller(Function, Context, /*ForLaunches=*/!DroppedStatus);
       if (!Caller)
         continue;
     }

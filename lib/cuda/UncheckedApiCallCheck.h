@@ -56,20 +56,31 @@ private:
   void checkLaunches(const clang::FunctionDecl &Function,
                      clang::ASTContext &Context);
   /// The launches, dropped statuses and calls of helpers that \p Function
-  /// leaves pending, analysed once per translation unit.
+  /// leaves pending, analysed once per translation unit. With \p
+  /// ForLaunches, a checked synchronisation checks every helper call before
+  /// it, as it reports the faults of the helper's kernels; otherwise not the
+  /// call of a helper that leaves a dropped status pending.
   const std::vector<UncheckedLaunch> &
-  pendingIn(const clang::FunctionDecl &Function, clang::ASTContext &Context);
+  pendingIn(const clang::FunctionDecl &Function, clang::ASTContext &Context,
+            bool ForLaunches = false);
   /// Whether \p Function returns, on some path, with an error still
   /// pending for its callers to check.
   bool leavesErrorPending(const clang::FunctionDecl &Function,
                           clang::ASTContext &Context);
+  /// Whether \p Function returns, on some path, with a dropped status
+  /// pending, its own or a helper's: a checked synchronisation after the
+  /// call does not report it, as it reports a launch's faults.
+  bool leavesStatusPending(const clang::FunctionDecl &Function,
+                           clang::ASTContext &Context);
   /// The call through which an error pending at \p Function's return
   /// reaches the end of `main` unchecked, or null when every caller in the
   /// translation unit checks, or none is in sight (then the callers, in
   /// other files, decide).
+  /// \p ForLaunches asks about the launches \p Function leaves pending,
+  /// otherwise about its dropped statuses.
   const clang::CallExpr *uncheckedCaller(const clang::FunctionDecl &Function,
                                          clang::ASTContext &Context,
-                                         unsigned Depth = 0);
+                                         bool ForLaunches, unsigned Depth = 0);
   const CallSites &callSites(clang::ASTContext &Context);
   /// Whether the main file reads some API status or last error itself: a
   /// file that checks nothing has chosen not to, and its unchecked calls
@@ -140,12 +151,13 @@ private:
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
                  PendingLaunchEffect>
       CheckingCallees;
-  llvm::DenseMap<const clang::FunctionDecl *,
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
                  std::unique_ptr<std::vector<UncheckedLaunch>>>
       Pending;
   /// Whether a function leaves an error pending; false while in progress,
   /// which ends recursion.
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesPending;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesStatusPending;
   std::unique_ptr<CallSites> Calls;
   std::optional<bool> MainFileChecks;
   /// The dropped statuses reported, and where: the instrumented site of

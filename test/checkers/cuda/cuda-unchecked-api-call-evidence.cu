@@ -58,10 +58,12 @@ void launchThenCheckedSync(float *d, int n) {
 int launchesFromMain(float *d, const float *h, int n, int threads);
 int checksInHelpersAndLoops(float *h, float *d, int n, int steps);
 int handledStatuses(float *d, const float *h, int n);
+int dropsInHelpers(float *d, int n);
 
 int main(int argc, char **argv) {
   float *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, 1024 * sizeof(float)));
+  dropsInHelpers(d, argc);
   launchesFromMain(d, nullptr, 1024, argc);
   checksInHelpersAndLoops(nullptr, d, 1024, argc);
   handledStatuses(d, nullptr, 1024);
@@ -201,6 +203,41 @@ int handledStatuses(float *d, const float *h, int n) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'clearAll' is discarded [cuda-unchecked-api-call]
   // CHECK-NOTES-DEFAULT: :[[@LINE+2]]:3: note: the function returns here with the error unchecked
   // CHECK-NOTES-DEFAULT: :[[@LINE-136]]:3: note: 'handledStatuses' is called here, and no caller checks the error before 'main' returns
+  return 0;
+}
+
+// ---- Helpers that drop a status -------------------------------------------
+
+// A status the helper drops: the caller's checked synchronisation reports
+// the faults of kernels, not that the allocation failed.
+void allocateQuietly(float **d, int n) { cudaMalloc(d, n * sizeof(float)); }
+// CHECK-NOTES: :[[@LINE-1]]:42: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
+// CHECK-NOTES-DEFAULT: :[[@LINE-2]]:76: note: the function returns here with the error unchecked
+// CHECK-NOTES-DEFAULT: :[[@LINE+21]]:3: note: 'allocateQuietly' is called here, and no caller checks the error before 'main' returns
+
+// A launch the helper leaves: the checked synchronisation reports its
+// faults.
+void launchQuietly(float *d, int n) { scale<<<4, 256>>>(d, n); }
+// CHECK-NOTES-STRICT: :[[@LINE-1]]:39: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+// CHECK-NOTES-STRICT: :[[@LINE-2]]:64: note: the function returns here with the launch unchecked
+
+// Both in one helper: the checked synchronisation after its call reports
+// the launch's faults, not the dropped status.
+void fillQuietlyThenLaunch(float *d, int n) {
+  cudaMemset(d, 0, n * sizeof(float));
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaMemset' is discarded [cuda-unchecked-api-call]
+  scale<<<4, 256>>>(d, n);
+  // CHECK-NOTES-DEFAULT: :[[@LINE-1]]:3: note: 'scale' is launched here before the error is checked
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
+}
+
+int dropsInHelpers(float *d, int n) {
+  float *e = nullptr;
+  allocateQuietly(&e, n);
+  launchQuietly(d, n);
+  fillQuietlyThenLaunch(d, n);
+  CUDA_CHECK(cudaDeviceSynchronize());
   return 0;
 }
 
