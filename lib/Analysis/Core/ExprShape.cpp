@@ -117,6 +117,38 @@ void flattenChain(const Expr *E, BinaryOperatorKind Op,
   Out.push_back(E);
 }
 
+std::optional<BinaryOperation> asBinaryOperation(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreParens();
+  auto IsOperation = [](BinaryOperatorKind Op) {
+    return BinaryOperator::isComparisonOp(Op) || Op == BO_LAnd || Op == BO_LOr;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (IsOperation(BO->getOpcode()))
+      return BinaryOperation{BO->getOpcode(), BO->getLHS(), BO->getRHS()};
+    return std::nullopt;
+  }
+  const auto *Call = dyn_cast<CXXOperatorCallExpr>(E);
+  if (!Call || !Call->isTypeDependent() || Call->getNumArgs() != 2)
+    return std::nullopt;
+  switch (Call->getOperator()) {
+  case OO_Less:
+  case OO_LessEqual:
+  case OO_Greater:
+  case OO_GreaterEqual:
+  case OO_EqualEqual:
+  case OO_ExclaimEqual:
+  case OO_AmpAmp:
+  case OO_PipePipe:
+    return BinaryOperation{
+        BinaryOperator::getOverloadedOpcode(Call->getOperator()),
+        Call->getArg(0), Call->getArg(1)};
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<std::pair<const Expr *, const Expr *>>
 splitPointerSum(const Expr *E, bool AddressOfElement) {
   while (true) {

@@ -120,6 +120,20 @@ void collectLoopCounters(
     const clang::Stmt *Body,
     llvm::DenseMap<const clang::VarDecl *, const clang::ForStmt *> &Out);
 
+/// A comparison or logical operation as written: a built-in operator, or,
+/// in a template, a call of the overloadable operator that clang keeps
+/// unresolved until instantiation (`c < x.size(1)` with the type of `x`
+/// dependent, where some `operator<` is in scope).
+struct BinaryOperation {
+  clang::BinaryOperatorKind Opcode;
+  const clang::Expr *LHS;
+  const clang::Expr *RHS;
+};
+
+/// \p E (parentheses stripped) as a BinaryOperation, when it is one of
+/// `<`, `<=`, `>`, `>=`, `==`, `!=`, `&&` and `||`.
+std::optional<BinaryOperation> asBinaryOperation(const clang::Expr *E);
+
 /// `p + i`, `i + p`, or with \p AddressOfElement `&p[i]`, through
 /// parentheses and casts between pointer types: the pointer and the index
 /// it adds.

@@ -442,15 +442,15 @@ GuardDataflow::offsetBelowConstant(const Expr *Guard, const Expr *Part) const {
 
 const Expr *GuardDataflow::comparedBound(const Expr *Guard,
                                          const Expr *Part) const {
-  const auto *Compare =
-      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
-  if (!Compare || !Compare->isComparisonOp())
+  std::optional<BinaryOperation> Compare =
+      Guard ? asBinaryOperation(stripIndexCasts(Guard)) : std::nullopt;
+  if (!Compare || !BinaryOperator::isComparisonOp(Compare->Opcode))
     return nullptr;
   FactKey PartKey = keyOf(Part);
-  if (keyOf(Compare->getLHS()) == PartKey)
-    return Compare->getRHS();
-  if (keyOf(Compare->getRHS()) == PartKey)
-    return Compare->getLHS();
+  if (keyOf(Compare->LHS) == PartKey)
+    return Compare->RHS;
+  if (keyOf(Compare->RHS) == PartKey)
+    return Compare->LHS;
   return nullptr;
 }
 
@@ -793,9 +793,10 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
       assume(Not->getSubExpr(), !Truth, Facts, Depth + 1);
     return;
   }
+  std::optional<BinaryOperation> Operation = asBinaryOperation(Cond);
   // A guard computed by a helper that returns a condition:
   // `if (inImage(x, y, w, h))`, read with the call's arguments.
-  if (const auto *Call = dyn_cast<CallExpr>(Cond)) {
+  if (const auto *Call = dyn_cast<CallExpr>(Cond); Call && !Operation) {
     const FunctionDecl *Helper = Call->getDirectCallee();
     const FunctionDecl *Definition = nullptr;
     if (!Helper || !Helper->hasBody(Definition) ||
@@ -826,24 +827,24 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
     assume(Init, Truth, Facts, Depth + 1);
     return;
   }
-  const auto *BO = dyn_cast<BinaryOperator>(Cond);
-  if (!BO)
+  if (!Operation)
     return;
-  BinaryOperatorKind Op = BO->getOpcode();
+  BinaryOperatorKind Op = Operation->Opcode;
   if ((Op == BO_LAnd && Truth) || (Op == BO_LOr && !Truth)) {
-    assume(BO->getLHS(), Truth, Facts, Depth + 1);
-    assume(BO->getRHS(), Truth, Facts, Depth + 1);
+    assume(Operation->LHS, Truth, Facts, Depth + 1);
+    assume(Operation->RHS, Truth, Facts, Depth + 1);
     return;
   }
   if (Op == BO_LAnd && !Truth) {
-    addExclusion(*BO, Facts);
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
+      addExclusion(*BO, Facts);
     return;
   }
-  if (!BO->isComparisonOp())
+  if (!BinaryOperator::isComparisonOp(Op))
     return;
   if (!Truth)
     Op = BinaryOperator::negateComparisonOp(Op);
-  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  const Expr *L = Operation->LHS, *R = Operation->RHS;
   // Normalise to `Value op Bound` with op one of <, <=, >, >=, ==.
   auto Record = [&](const Expr *Value, BinaryOperatorKind Rel,
                     const Expr *Bound) {
@@ -880,7 +881,7 @@ void GuardDataflow::assume(const Expr *Cond, bool Truth, FactSet &Facts,
     }
     // An unsigned comparison (`(unsigned)i < n`) also rules out negatives.
     if ((Rel == BO_LT || Rel == BO_LE) &&
-        BO->getLHS()->getType()->isUnsignedIntegerType() &&
+        L->getType()->isUnsignedIntegerType() &&
         !stripIndexCasts(Value)->getType()->isUnsignedIntegerType())
       addLower(Value, 0, Guard, Facts);
   };
@@ -2148,9 +2149,9 @@ findUnguardedAccesses(const FunctionDecl &Function, ASTContext &Context,
 
 std::optional<UpperLimit> upperLimitOf(const Expr *Guard, const Expr *Part,
                                        const ASTContext &Context) {
-  const auto *Compare =
-      Guard ? dyn_cast<BinaryOperator>(stripIndexCasts(Guard)) : nullptr;
-  if (!Compare || !Compare->isRelationalOp() || !Part)
+  std::optional<BinaryOperation> Compare =
+      Guard ? asBinaryOperation(stripIndexCasts(Guard)) : std::nullopt;
+  if (!Compare || !BinaryOperator::isRelationalOp(Compare->Opcode) || !Part)
     return std::nullopt;
   // With Part on the left: `<` and the false edge of `>=` keep it below
   // the other side, `<=` and the false edge of `>` one above.
@@ -2158,16 +2159,16 @@ std::optional<UpperLimit> upperLimitOf(const Expr *Guard, const Expr *Part,
     return Op == BO_LT || Op == BO_GE ? int64_t(0) : int64_t(1);
   };
   for (bool PartOnLeft : {true, false}) {
-    const Expr *Side = PartOnLeft ? Compare->getLHS() : Compare->getRHS();
+    const Expr *Side = PartOnLeft ? Compare->LHS : Compare->RHS;
     llvm::SmallVector<const Expr *, 2> Terms;
     int64_t Added = 0;
     flattenSum(Side, Context, Terms, Added);
     if (Terms.size() != 1 || !isSameValue(Terms.front(), Part, Context))
       continue;
     BinaryOperatorKind Op =
-        PartOnLeft ? Compare->getOpcode()
-                   : BinaryOperator::reverseComparisonOp(Compare->getOpcode());
-    return UpperLimit{PartOnLeft ? Compare->getRHS() : Compare->getLHS(),
+        PartOnLeft ? Compare->Opcode
+                   : BinaryOperator::reverseComparisonOp(Compare->Opcode);
+    return UpperLimit{PartOnLeft ? Compare->RHS : Compare->LHS,
                       OnLeft(Op) - Added};
   }
   return std::nullopt;

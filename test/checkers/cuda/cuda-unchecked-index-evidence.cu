@@ -1286,3 +1286,33 @@ void runStencils(int n) {
   cudaFree(in);
   cudaFree(out);
 }
+
+// ---- Guards in templates ----------------------------------------------------
+
+// With an overloaded operator< in scope, a comparison with a value of
+// dependent type stays an unresolved operator call until instantiation: it
+// guards as `<` does (lltm's `if (c < gates.size(2))` on an accessor).
+struct Half {
+  unsigned short Bits;
+};
+__device__ bool operator<(Half A, Half B);
+struct Rows {
+  __device__ int size(int Dim) const;
+};
+
+template <typename Accessor>
+__global__ void fillColumns(Accessor x, float *out) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c < x.size(1))
+    out[c] = 0.0f;
+  if (x.size(1) > c && c >= 0)
+    out[c] = 1.0f;
+  if (c <= x.size(1))
+    out[c] = 2.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: the guard lets index 'c' of 'out[c]' reach 'x.size(1)', one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: 'c' can be equal to its bound past this guard
+}
+
+void runFillColumns(Rows x, float *out, int n) {
+  fillColumns<<<(n + 255) / 256, 256>>>(x, out);
+}

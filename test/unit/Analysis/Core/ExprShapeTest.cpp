@@ -331,6 +331,33 @@ TEST_F(ExprShapeTest, TileWidthMustMatchTheDivisor) {
   EXPECT_FALSE(visitsWholeTilesOnly(*For, *Quotient->getLHS(), context()));
 }
 
+TEST_F(ExprShapeTest, BinaryOperationsAsWritten) {
+  // In a template, `c < x.size(1)` with an operator< in scope is a call
+  // of an unresolved operator until instantiation.
+  Unit = parseCuda("struct H {};\nbool operator<(H, H);\n"
+                   "template <typename T> bool f(T x, int c) {\n"
+                   "  return c < x.size(1);\n}\n"
+                   "template <typename T> bool g(T x, int c) {\n"
+                   "  return c + x;\n}\n"
+                   "bool h(int a, int b) { return a >= b; }\n");
+  ASSERT_TRUE(Unit);
+  auto Returned = [&](llvm::StringRef Name) {
+    const clang::FunctionDecl *F = findFunction(context(), Name);
+    const auto *Body = llvm::cast<clang::CompoundStmt>(F->getBody());
+    return llvm::cast<clang::ReturnStmt>(Body->body_back())->getRetValue();
+  };
+  std::optional<BinaryOperation> Dependent = asBinaryOperation(Returned("f"));
+  ASSERT_TRUE(Dependent);
+  EXPECT_EQ(Dependent->Opcode, clang::BO_LT);
+  EXPECT_TRUE(llvm::isa<clang::DeclRefExpr>(Dependent->LHS));
+  std::optional<BinaryOperation> Plain =
+      asBinaryOperation(Returned("h")->IgnoreImpCasts());
+  ASSERT_TRUE(Plain);
+  EXPECT_EQ(Plain->Opcode, clang::BO_GE);
+  // Arithmetic is not a comparison.
+  EXPECT_FALSE(asBinaryOperation(Returned("g")));
+}
+
 TEST_F(ExprShapeTest, ReadVariablesOnceEachInOrder) {
   const clang::Expr *E = returned("int l = 1; return b + a * b + g + l;");
   ASSERT_TRUE(E);
