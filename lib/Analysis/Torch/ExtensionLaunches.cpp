@@ -18,7 +18,7 @@ bool isTensorMemoryAccessor(StringRef Name) {
   return StringSwitch<bool>(Name)
       .Cases({"data_ptr", "data", "mutable_data_ptr", "const_data_ptr",
               "packed_accessor32", "packed_accessor64",
-              "generic_packed_accessor"},
+              "generic_packed_accessor", "packed_accessor"},
              true)
       .Default(false);
 }

@@ -23,6 +23,14 @@ void accessorForward(const at::Tensor &Input) {
   // CHECK-NOTES: :[[@LINE-3]]:47: note: make the tensor's device current first, e.g. 'const at::cuda::OptionalCUDAGuard device_guard(device_of(Input));'
 }
 
+// The deprecated spelling of the accessor, as the extension tutorial's
+// lltm writes it.
+void deprecatedAccessorForward(const at::Tensor &Input) {
+  accessorKernel<<<1, 256>>>(Input.packed_accessor<float, 2>());
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: kernel 'accessorKernel' is launched on the memory of 'Input' with no device guard: on a host with several GPUs it runs on the current device, not on 'Input''s [torch-missing-device-guard]
+  // CHECK-NOTES: :[[@LINE-3]]:57: note: make the tensor's device current first, e.g. 'const at::cuda::OptionalCUDAGuard device_guard(device_of(Input));'
+}
+
 // A helper called from one guarded and one unguarded function.
 static void launchHelper(torch::Tensor &Data) {
   scaleKernel<<<1, 256>>>(Data.data<float>(), Data.data<float>(), 256);

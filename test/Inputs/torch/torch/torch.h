@@ -193,6 +193,9 @@ public:
   template <typename T> T *data() const;
   template <typename T, std::size_t N>
   PackedTensorAccessor32<T, N> packed_accessor32() const;
+  // Deprecated since 1.8, still in use (the extension tutorial's lltm).
+  template <typename T, std::size_t N>
+  PackedTensorAccessor32<T, N> packed_accessor() const;
   template <typename T> T item() const;
 };
 
