@@ -26,15 +26,20 @@ namespace {
 /// reads a variable the function steps (a loop counter `t`), is an
 /// inclusive last position, and `i <= pos` is how code says "up to and
 /// including pos".
+/// Whether \p E reads a variable the function assigns: a value that moves
+/// at run time.
+bool readsAssignedVariable(const Expr *E, const IndexEvidenceContext &Where) {
+  llvm::SmallVector<const VarDecl *, 4> Read;
+  collectReadVariables(E, Read);
+  return llvm::any_of(
+      Read, [&](const VarDecl *Var) { return Where.Assigned.contains(Var); });
+}
+
 bool isSizeLikeBound(const Expr *Bound, const IndexEvidenceContext &Where) {
   if (!Bound)
     return true;
-  if (Where.Provenance.isThreadDependent(Bound))
-    return false;
-  llvm::SmallVector<const VarDecl *, 4> Read;
-  collectReadVariables(Bound, Read);
-  return llvm::none_of(
-      Read, [&](const VarDecl *Var) { return Where.Assigned.contains(Var); });
+  return !Where.Provenance.isThreadDependent(Bound) &&
+         !readsAssignedVariable(Bound, Where);
 }
 
 /// The sides of \p Comparison other than \p Part: the bound of `i < n`, the
@@ -344,12 +349,20 @@ bool derivesFromComparedValue(const Expr *Part,
   return false;
 }
 
+/// Whether \p Indexed indexes its pointer straight (`p[i]`, `*(p + i)`):
+/// not a row pointer set earlier, not a pointer handed to a helper. What a
+/// launch passes for the pointer is then what the index counts from.
+bool isStraightThroughPointer(const IndexedAccess &Indexed) {
+  return !Indexed.BaseOffset && !Indexed.PassedTo && Indexed.Base &&
+         Indexed.Index;
+}
+
 /// A visible launch and allocation that take the access past the end
 /// (LaunchReach.h), for an access straight through a kernel's pointer.
 IndexEvidence launchPastAllocation(const UnguardedAccess &Access,
                                    const IndexEvidenceContext &Where) {
   const IndexedAccess &Indexed = Access.Access;
-  if (Indexed.BaseOffset || Indexed.PassedTo || !Indexed.Base || !Indexed.Index)
+  if (!isStraightThroughPointer(Indexed))
     return {};
   // Each problem of one access asks; the launches answer once.
   auto [Cached, Inserted] = Where.ReachByAccess.try_emplace(Indexed.Access);
@@ -370,8 +383,7 @@ bool allocationsHoldGuardedReach(const UnguardedAccess &Access,
                                  const IndexProblem &Problem,
                                  const IndexEvidenceContext &Where) {
   const IndexedAccess &Indexed = Access.Access;
-  if (Indexed.BaseOffset || Indexed.PassedTo || !Indexed.Base ||
-      !Indexed.Index || !Problem.Part || !Problem.Guard)
+  if (!isStraightThroughPointer(Indexed) || !Problem.Part || !Problem.Guard)
     return false;
   return guardKeepsInsideAllocation(
       Where.Function, *Indexed.Base, *Indexed.Index, *Problem.Part,
@@ -403,11 +415,7 @@ bool visitsWholeTiles(const Expr *Sum, const IndexEvidenceContext &Where) {
   };
   bool AnyTile = false;
   for (const Expr *Term : Terms) {
-    llvm::SmallVector<const VarDecl *, 4> Read;
-    collectReadVariables(Term, Read);
-    if (llvm::none_of(Read, [&](const VarDecl *Var) {
-          return Where.Assigned.contains(Var);
-        }))
+    if (!readsAssignedVariable(Term, Where))
       continue;
     if (!IsWholeTile(Term))
       return false;
@@ -504,8 +512,8 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
   case IndexProblemKind::NegativeOffset:
     // `in[i - R]` where every launch passes `d_in + R`: the elements before
     // the pointer are the allocation's, a halo the launcher left.
-    if (!Problem.RowWidth && Problem.Offset < 0 && !Access.Access.BaseOffset &&
-        !Access.Access.PassedTo && Access.Access.Base)
+    if (!Problem.RowWidth && Problem.Offset < 0 &&
+        isStraightThroughPointer(Access.Access))
       if (std::optional<int64_t> Room =
               leastLaunchOffset(Where.Function, *Access.Access.Base,
                                 Where.Launches, Where.Context);
