@@ -370,6 +370,11 @@ useTorchDefaults(frontend::GpuGuardCompilationDatabase &Database,
   frontend::TorchDefaults::Options TorchOptions;
   TorchOptions.CudaShimDir =
       frontend::torchShimHeaders(Headers.FallbackIncludeDir);
+  if (Headers.Toolkit) {
+    TorchOptions.CudaIncludeDirs.push_back(Headers.Toolkit->Path + "/include");
+    if (!Headers.Toolkit->CcclIncludeDir.empty())
+      TorchOptions.CudaIncludeDirs.push_back(Headers.Toolkit->CcclIncludeDir);
+  }
   TorchOptions.UsePch = options::TorchPch;
   TorchOptions.CacheDir = frontend::defaultCacheDir();
   TorchOptions.ToolVersion = GPUGUARD_VERSION;

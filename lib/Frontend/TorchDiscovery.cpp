@@ -188,6 +188,20 @@ bool isTorchInclude(llvm::StringRef Spelled) {
   return Spelled.starts_with("torch/") || Spelled.starts_with("ATen/");
 }
 
+bool isCudaRuntimeInclude(llvm::StringRef Spelled) {
+  if (Spelled.starts_with("ATen/cuda/") || Spelled.starts_with("c10/cuda/") ||
+      Spelled.starts_with("ATen/native/cuda/"))
+    return true;
+  // The toolkit's own headers sit at the top of its include directory.
+  if (Spelled.contains('/') || !Spelled.ends_with(".h"))
+    return false;
+  return llvm::any_of(
+      std::initializer_list<llvm::StringRef>{"cuda", "cublas", "cusparse",
+                                             "cusolver", "curand", "cufft",
+                                             "nvrtc", "nvtx", "cudnn", "nccl"},
+      [&](llvm::StringRef Prefix) { return Spelled.starts_with(Prefix); });
+}
+
 bool isPchCompatible(llvm::ArrayRef<std::string> Arguments) {
   // What changes neither the language nor the code generation options
   // recorded in the header; anything else (-O2, -std=c++20, -fopenmp,
@@ -347,6 +361,10 @@ void TorchDefaults::decide() {
       fs::exists(joinPath(Include, "c10/cuda/CUDAMacros.h")) &&
       !fs::exists(joinPath(Include, "c10/cuda/impl/cuda_cmake_macros.h")))
     CudaFlags = {"-isystem", Opts.CudaShimDir};
+  // After the system directories, so that nothing of the toolkit's hides a
+  // header of the project's or of LibTorch's.
+  for (const std::string &Dir : Opts.CudaIncludeDirs)
+    CxxCudaFlags.insert(CxxCudaFlags.end(), {"-idirafter", Dir});
   std::string Version = Torch->Version.empty() ? "" : " " + Torch->Version;
   AddNote("using LibTorch" + Version + " from " + Torch->Root + " (" +
           Torch->FoundBy +
@@ -405,7 +423,11 @@ TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
     if (Say)
       Say(Text);
   }
-  if (!OwnFlags && !Cuda)
+  bool CxxReachesCuda = !Cuda &&
+                        (!CudaFlags.empty() || !CxxCudaFlags.empty()) &&
+                        IncluderFinder(isCudaRuntimeInclude)
+                            .includesMatch(File, includeSearchDirs(Searched));
+  if (!OwnFlags && !Cuda && !CxxReachesCuda)
     return Flags;
   std::vector<std::string> Own;
   bool SetsStandard =
@@ -413,7 +435,7 @@ TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
         return Arg.starts_with("-std=") || Arg.starts_with("--std");
       });
   // The precompiled header is C++'s: a CUDA source parses the headers.
-  bool KeepPch = !Cuda && isPchCompatible(Command.CommandLine);
+  bool KeepPch = !Cuda && (!OwnFlags || isPchCompatible(Command.CommandLine));
   for (size_t I = 0; I < Flags.size(); ++I) {
     if (Flags[I] == "-std=c++17" && SetsStandard && OwnFlags)
       continue;
@@ -423,8 +445,10 @@ TorchDefaults::flagsFor(const clang::tooling::CompileCommand &Command,
     }
     Own.push_back(Flags[I]);
   }
-  if (Cuda)
+  if (Cuda || CxxReachesCuda)
     llvm::append_range(Own, CudaFlags);
+  if (CxxReachesCuda)
+    llvm::append_range(Own, CxxCudaFlags);
   return Own;
 }
 

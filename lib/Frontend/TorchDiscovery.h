@@ -60,6 +60,11 @@ std::optional<TorchInstallation> findTorch();
 /// Whether an include, as spelled, names a LibTorch header.
 bool isTorchInclude(llvm::StringRef Spelled);
 
+/// Whether an include, as spelled, names a header that needs the CUDA
+/// toolkit's headers in a C++ source: LibTorch's CUDA headers (`ATen/cuda/`,
+/// `c10/cuda/`) or the toolkit's own (`cuda_runtime.h`, `cublas_v2.h`).
+bool isCudaRuntimeInclude(llvm::StringRef Spelled);
+
 /// Whether the arguments of a command with flags of its own leave a
 /// precompiled `<torch/torch.h>` usable: Clang rejects one built with
 /// another language standard, optimisation level or feature flag.
@@ -109,6 +114,10 @@ public:
     /// Headers that stand in for what a LibTorch built without CUDA lacks
     /// for CUDA sources (c10/cuda/impl/cuda_cmake_macros.h).
     std::string CudaShimDir;
+    /// The CUDA toolkit's include directories, which nvcc gives CUDA
+    /// sources and PyTorch's CUDAExtension gives C++ sources too; empty
+    /// when no toolkit is installed.
+    std::vector<std::string> CudaIncludeDirs;
   };
 
   explicit TorchDefaults(Options Opts) : Opts(std::move(Opts)) {}
@@ -120,7 +129,10 @@ public:
   /// command's include directories) and the command does not find LibTorch
   /// itself. A command with flags of its own (\p OwnFlags: `--`, -p) keeps
   /// its language standard, and gets the precompiled header only when
-  /// nothing in it changes how the header would be compiled.
+  /// nothing in it changes how the header would be compiled. A C++ file
+  /// that also reaches a CUDA header (an extension's bindings including
+  /// ATen/cuda/CUDAContext.h) gets the toolkit's headers too, as PyTorch's
+  /// CUDAExtension gives them.
   std::vector<std::string>
   flagsFor(const clang::tooling::CompileCommand &Command, bool OwnFlags);
 
@@ -130,8 +142,11 @@ private:
   Options Opts;
   std::once_flag Decided;
   std::vector<std::string> Flags;
-  /// Added for CUDA sources only.
+  /// Added for CUDA sources, and for C++ sources that include CUDA headers
+  /// (isCudaRuntimeInclude) with CxxCudaFlags after them.
   std::vector<std::string> CudaFlags;
+  /// The toolkit's headers, which Clang adds to CUDA sources only.
+  std::vector<std::string> CxxCudaFlags;
   /// Where Flags has `-include-pch`, and its path.
   std::optional<size_t> PchFlag;
   /// What decide() has to say: (is a warning, text).

@@ -50,6 +50,19 @@ TEST(TorchDiscoveryTest, TorchIncludesBySpelling) {
   EXPECT_FALSE(isTorchInclude("mytorch/torch.h"));
 }
 
+TEST(TorchDiscoveryTest, CudaRuntimeIncludesBySpelling) {
+  EXPECT_TRUE(isCudaRuntimeInclude("ATen/cuda/CUDAContext.h"));
+  EXPECT_TRUE(isCudaRuntimeInclude("c10/cuda/CUDAGuard.h"));
+  EXPECT_TRUE(isCudaRuntimeInclude("cuda_runtime.h"));
+  EXPECT_TRUE(isCudaRuntimeInclude("cuda.h"));
+  EXPECT_TRUE(isCudaRuntimeInclude("cublas_v2.h"));
+  EXPECT_FALSE(isCudaRuntimeInclude("ATen/ATen.h"));
+  EXPECT_FALSE(isCudaRuntimeInclude("torch/extension.h"));
+  // A project's own header that happens to start with "cuda".
+  EXPECT_FALSE(isCudaRuntimeInclude("kernels/cuda_ops.h"));
+  EXPECT_FALSE(isCudaRuntimeInclude("cudaops.hpp"));
+}
+
 TEST(TorchDiscoveryTest, PchCompatibleFlags) {
   EXPECT_TRUE(isPchCompatible({"clang++", "-Iinclude", "-I", "x", "-DN=1",
                                "-Wall", "-g", "-c", "-o", "a.o", "a.cpp"}));
@@ -220,4 +233,34 @@ TEST_F(TorchProject, CudaSourcesGetLibTorchAndTheShimItLacks) {
   TorchDefaults Complete(std::move(WithCuda));
   EXPECT_FALSE(
       has(Complete.flagsFor(command(Extension, {}), false), path("shim")));
+}
+
+TEST_F(TorchProject, CxxSourcesThatIncludeCudaHeadersGetTheToolkit) {
+  write("libtorch/include/c10/cuda/CUDAMacros.h", "#pragma once\n");
+  // An extension's bindings: C++ that includes LibTorch's CUDA headers
+  // through a header of its own.
+  std::string Bindings =
+      write("proj/src/bindings.cpp", "#include \"ops.h\"\nint g();\n");
+  write("proj/include/ops.h", "#pragma once\n#include <torch/torch.h>\n"
+                              "#include <ATen/cuda/CUDAContext.h>\n");
+  TorchDefaults::Options Opts;
+  Opts.CudaShimDir = path("shim");
+  Opts.CudaIncludeDirs = {path("cuda/include"), path("cuda/include/cccl")};
+  TorchDefaults Defaults(std::move(Opts));
+  for (bool OwnFlags : {false, true}) {
+    std::vector<std::string> Flags =
+        Defaults.flagsFor(command(Bindings, {"-Iinclude"}), OwnFlags);
+    EXPECT_TRUE(has(Flags, path("libtorch/include/torch/csrc/api/include")));
+    EXPECT_TRUE(has(Flags, path("shim")));
+    // After every other directory, so that it hides nothing.
+    auto Toolkit = llvm::find(Flags, path("cuda/include"));
+    ASSERT_NE(Toolkit, Flags.end());
+    EXPECT_EQ(*std::prev(Toolkit), "-idirafter");
+    EXPECT_TRUE(has(Flags, path("cuda/include/cccl")));
+  }
+  // LibTorch alone needs neither.
+  std::vector<std::string> Flags =
+      Defaults.flagsFor(command(Model, {"-Iinclude"}), true);
+  EXPECT_FALSE(has(Flags, path("shim")));
+  EXPECT_FALSE(has(Flags, path("cuda/include")));
 }
