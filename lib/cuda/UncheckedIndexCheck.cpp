@@ -399,15 +399,27 @@ void UncheckedIndexCheck::notePastAllocation(const ReachPastAllocation &Reach,
   std::vector<std::string> Sampled;
   for (const VarDecl *Var : Reach.Sampled)
     Sampled.push_back(Var->getName().str());
-  diag(Reach.Launch->getBeginLoc(),
-       "'%0' is launched here%select{|, with %2 at %3}1: thread (%4) of "
-       "block (%5) computes index %6, past the %7 elements of '%8'",
-       DiagnosticIDs::Note)
-      << Kernel.getName() << static_cast<unsigned>(!Sampled.empty())
-      << joinQuoted(Sampled) << std::to_string(Reach.Sample)
-      << Coordinates(Reach.Thread) << Coordinates(Reach.Block)
-      << std::to_string(Reach.Reached) << std::to_string(Reach.Count)
-      << Reach.Buffer->getName();
+  if (Reach.GuardedPart)
+    diag(Reach.Launch->getBeginLoc(),
+         "'%0' is launched here%select{|, with %2 at %3}1: where '%4' is %5, "
+         "the largest its guard allows, the index is %6, past the %7 "
+         "elements of '%8'",
+         DiagnosticIDs::Note)
+        << Kernel.getName() << static_cast<unsigned>(!Sampled.empty())
+        << joinQuoted(Sampled) << std::to_string(Reach.Sample)
+        << quoteSource(Reach.GuardedPart, Context)
+        << std::to_string(Reach.GuardedValue) << std::to_string(Reach.Reached)
+        << std::to_string(Reach.Count) << Reach.Buffer->getName();
+  else
+    diag(Reach.Launch->getBeginLoc(),
+         "'%0' is launched here%select{|, with %2 at %3}1: thread (%4) of "
+         "block (%5) computes index %6, past the %7 elements of '%8'",
+         DiagnosticIDs::Note)
+        << Kernel.getName() << static_cast<unsigned>(!Sampled.empty())
+        << joinQuoted(Sampled) << std::to_string(Reach.Sample)
+        << Coordinates(Reach.Thread) << Coordinates(Reach.Block)
+        << std::to_string(Reach.Reached) << std::to_string(Reach.Count)
+        << Reach.Buffer->getName();
   diag(Reach.Allocation->getBeginLoc(), "'%0' is allocated here",
        DiagnosticIDs::Note)
       << Reach.Buffer->getName();

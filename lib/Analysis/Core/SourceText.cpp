@@ -2,6 +2,7 @@
 
 #include "Analysis/Core/SourceText.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -17,12 +18,37 @@ std::string quoteSource(const Expr *E, const ASTContext &Context) {
   StringRef Text = Range.isValid()
                        ? Lexer::getSourceText(Range, SM, Context.getLangOpts())
                        : StringRef();
+  if (Text.empty()) {
+    // Written inside a macro's body (`a.data_ptr()` in a binding macro):
+    // quoted as the body spells it, when both ends are in one stretch.
+    SourceLocation Begin = SM.getSpellingLoc(E->getBeginLoc());
+    SourceLocation End = SM.getSpellingLoc(E->getEndLoc());
+    if (Begin.isValid() && End.isValid() &&
+        SM.getFileID(Begin) == SM.getFileID(End) &&
+        !SM.isBeforeInTranslationUnit(End, Begin))
+      Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, End),
+                                  SM, Context.getLangOpts());
+    // A stretch that runs across other code is not the expression.
+    if (Text.size() > 200)
+      Text = StringRef();
+  }
+  if (Text.empty()) {
+    // Written partly in a macro's body, partly in its arguments
+    // (`HALO_AT(i, j + 2)`): the whole expansion, as the code writes it.
+    CharSourceRange Expansion = CharSourceRange::getTokenRange(
+        SM.getExpansionRange(E->getBeginLoc()).getBegin(),
+        SM.getExpansionRange(E->getEndLoc()).getEnd());
+    Text = Lexer::getSourceText(Expansion, SM, Context.getLangOpts());
+    if (Text.size() > 200)
+      Text = StringRef();
+  }
   if (Text.empty())
     return "expression";
   std::string Folded;
   bool PendingSpace = false;
   for (char C : Text) {
-    if (llvm::isSpace(C)) {
+    // A macro body's line continuations are spaces.
+    if (llvm::isSpace(C) || C == '\\') {
       PendingSpace = !Folded.empty();
       continue;
     }

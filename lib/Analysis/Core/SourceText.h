@@ -16,7 +16,10 @@
 namespace gpuguard {
 
 /// The source text of \p E with whitespace runs folded, shortened to about
-/// 60 characters; "expression" when it has no spelling (macro arguments).
+/// 60 characters. Code a macro expands to is quoted as the macro's body
+/// spells it, or when written partly in the body, partly in an argument,
+/// as the macro's use (`HALO_AT(i, j + 2)`); "expression" when none of
+/// these has a spelling.
 std::string quoteSource(const clang::Expr *E, const clang::ASTContext &Context);
 
 /// "'a'", "'a' and 'b'", "'a', 'b' and 'c'".

@@ -348,6 +348,12 @@ private:
   /// vector width \p Term steps by leaves within one aligned vector.
   void markAlignedLanes(Judgement &Part, const Expr *Term,
                         int64_t Offset) const;
+  /// Marks the row offsets of \p Part, a factor of a product with
+  /// \p Width, that the padding of that width covers.
+  void markPaddedRows(Judgement &Part, const Expr *Width) const;
+  /// The constant a row width adds to its terms (`w + 2`: 2), when
+  /// positive.
+  std::optional<int64_t> paddingOf(const Expr *Width, unsigned Depth = 0) const;
 
   const FunctionDecl &Function;
   ASTContext &Context;
@@ -1299,8 +1305,15 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
         judge(*Quotient, E, Offset, Result);
         return;
       }
-      evaluate(BO->getLHS(), 0, Facts, Result);
-      evaluate(BO->getRHS(), 0, Facts, Result);
+      for (auto [Row, Width] : {std::pair(BO->getLHS(), BO->getRHS()),
+                                std::pair(BO->getRHS(), BO->getLHS())}) {
+        Judgement Part;
+        evaluate(Row, 0, Facts, Part);
+        if (BO->getOpcode() == BO_Mul)
+          markPaddedRows(Part, Width);
+        Result.AnyBounded |= Part.AnyBounded;
+        Result.Problems.append(Part.Problems.begin(), Part.Problems.end());
+      }
       return;
     }
   }
@@ -1520,6 +1533,34 @@ void GuardDataflow::markAlignedLanes(Judgement &Part, const Expr *Term,
     Problem.WithinAlignedVector |=
         Problem.Kind == IndexProblemKind::OffsetNotCovered && Offset > 0 &&
         Offset < constantFactorOf(Term);
+}
+
+void GuardDataflow::markPaddedRows(Judgement &Part, const Expr *Width) const {
+  // `(i + 1) * (w + 2)`: the width leaves a halo column on each side, and a
+  // halo row above and below goes with them (Jacobi's and the halo
+  // exchanges' layout), so rows up to `i + 2` are the buffer's.
+  std::optional<int64_t> Padding = paddingOf(Width);
+  if (!Padding)
+    return;
+  for (IndexProblem &Problem : Part.Problems)
+    Problem.WithinPaddedRows |=
+        Problem.Kind == IndexProblemKind::OffsetNotCovered &&
+        Problem.Offset > 0 && Problem.Offset <= *Padding;
+}
+
+std::optional<int64_t> GuardDataflow::paddingOf(const Expr *Width,
+                                                unsigned Depth) const {
+  Width = stripIndexCasts(Width);
+  if (Depth > 4)
+    return std::nullopt;
+  if (const Expr *Init = unchangedInit(Width))
+    return paddingOf(Init, Depth + 1);
+  llvm::SmallVector<const Expr *, 4> Terms;
+  int64_t Constant = 0;
+  flattenSum(Width, Context, Terms, Constant);
+  if (Terms.empty() || Constant <= 0)
+    return std::nullopt;
+  return Constant;
 }
 
 int64_t GuardDataflow::constantFactorOf(const Expr *E, unsigned Depth) const {

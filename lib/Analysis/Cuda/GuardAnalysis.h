@@ -106,6 +106,10 @@ struct IndexProblem {
   /// steps by (`dst[idx + k]`, `k < 4`, `idx` a multiple of 4): out of
   /// bounds only when the bound is not a multiple of the vector width.
   bool WithinAlignedVector = false;
+  /// An OffsetNotCovered row offset `h` of a row of a padded width,
+  /// `(i + h) * (w + c)` with `h <= c`: a layout with halo columns keeps as
+  /// many halo rows, so row `i + h` is inside it.
+  bool WithinPaddedRows = false;
   /// A OnePastTheBound from a loop that runs to the end of a half-open
   /// range it loaded (`for (i = ptr[v]; i <= ptr[v + 1]; ++i)`), which is
   /// the start of the next range.

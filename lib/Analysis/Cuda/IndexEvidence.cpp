@@ -376,6 +376,22 @@ IndexEvidence launchPastAllocation(const UnguardedAccess &Access,
   return {IndexEvidenceKind::PastAllocation, nullptr, nullptr, Reach};
 }
 
+/// A guard too weak for the allocation a launch in view passes: the
+/// guarded index passes its end.
+IndexEvidence guardedLaunchPastAllocation(const UnguardedAccess &Access,
+                                          const IndexProblem &Problem,
+                                          const IndexEvidenceContext &Where) {
+  const IndexedAccess &Indexed = Access.Access;
+  if (!isStraightThroughPointer(Indexed) || !Problem.Part || !Problem.Guard)
+    return {};
+  std::optional<ReachPastAllocation> Reach = guardedReachPastAllocation(
+      Where.Function, *Indexed.Base, *Indexed.Index, *Problem.Part,
+      *Problem.Guard, Where.Launches, Where.Context);
+  if (!Reach)
+    return {};
+  return {IndexEvidenceKind::PastAllocation, nullptr, nullptr, Reach};
+}
+
 /// A guard that looks too weak for the index, `(i + 1) * w` under
 /// `i < rows`, that every launch in view shows to be enough for the buffer
 /// it allocates: `(rows + 2) * w` elements, halo rows above and below.
@@ -525,6 +541,10 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
     // is not a multiple of the width, which vectorised code asserts.
     if (Problem.WithinAlignedVector)
       return {};
+    // A row of a padded layout: past the end only if the buffer has no halo
+    // rows, which an allocation in view shows.
+    if (Problem.WithinPaddedRows)
+      return guardedLaunchPastAllocation(Access, Problem, Where);
     if (isUncoveredOffsetEvidence(Access, Problem, Where))
       return allocationsHoldGuardedReach(Access, Problem, Where)
                  ? IndexEvidence{}

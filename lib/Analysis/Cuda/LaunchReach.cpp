@@ -437,6 +437,8 @@ reachAtSample(const LaunchInView &View, const Expr &Index, int64_t Sample,
     if (!Sum)
       return std::nullopt;
     Result.Reached = *Sum;
+    Result.GuardedPart = &Guarded->Part;
+    Result.GuardedValue = *GuardedLast;
   }
   for (unsigned Axis = 0; Axis < 3; ++Axis) {
     for (unsigned Kind = 0; Kind < 2; ++Kind) {
@@ -514,6 +516,24 @@ std::optional<LaunchInView> launchInView(const FunctionDecl &Kernel,
 
 } // namespace
 
+/// The reach of \p Index past the allocation of \p View at the first
+/// sample size, when every sample size takes it past: a size the launcher
+/// rounds to a multiple of its block may fit exactly at one of them.
+static std::optional<ReachPastAllocation>
+pastAtEverySample(const LaunchInView &View, const Expr &Index,
+                  ASTContext &Context, const GuardedPart *Guarded = nullptr) {
+  std::optional<ReachPastAllocation> First;
+  for (int64_t Sample : Samples) {
+    std::optional<ReachPastAllocation> Reach =
+        reachAtSample(View, Index, Sample, Context, Guarded);
+    if (!Reach || Reach->Reached < Reach->Count)
+      return std::nullopt;
+    if (!First)
+      First = Reach;
+  }
+  return First;
+}
+
 std::optional<ReachPastAllocation>
 reachPastAllocation(const FunctionDecl &Kernel, const Expr &Access,
                     const Expr &Base, const Expr &Index,
@@ -521,25 +541,31 @@ reachPastAllocation(const FunctionDecl &Kernel, const Expr &Access,
   const ParmVarDecl *Pointer = kernelPointer(Kernel, Base);
   if (!Pointer || !runsOnEveryThread(Kernel, Access))
     return std::nullopt;
-  for (const KernelLaunch &Launch : Launches.of(Kernel)) {
-    std::optional<LaunchInView> View =
-        launchInView(Kernel, Launch, *Pointer, Context);
-    if (!View)
-      continue;
-    std::optional<ReachPastAllocation> First;
-    bool PastAtEverySample = true;
-    for (int64_t Sample : Samples) {
-      std::optional<ReachPastAllocation> Reach =
-          reachAtSample(*View, Index, Sample, Context);
-      PastAtEverySample &= Reach && Reach->Reached >= Reach->Count;
-      if (!PastAtEverySample)
-        break;
-      if (!First)
-        First = Reach;
-    }
-    if (PastAtEverySample)
-      return First;
-  }
+  for (const KernelLaunch &Launch : Launches.of(Kernel))
+    if (std::optional<LaunchInView> View =
+            launchInView(Kernel, Launch, *Pointer, Context))
+      if (std::optional<ReachPastAllocation> Reach =
+              pastAtEverySample(*View, Index, Context))
+        return Reach;
+  return std::nullopt;
+}
+
+std::optional<ReachPastAllocation>
+guardedReachPastAllocation(const FunctionDecl &Kernel, const Expr &Base,
+                           const Expr &Index, const Expr &Part,
+                           const Expr &Guard, const KernelLaunches &Launches,
+                           ASTContext &Context) {
+  const ParmVarDecl *Pointer = kernelPointer(Kernel, Base);
+  std::optional<UpperLimit> Limit = upperLimitOf(&Guard, &Part, Context);
+  if (!Pointer || !Limit || !Limit->Limit)
+    return std::nullopt;
+  GuardedPart Guarded{Part, *Limit};
+  for (const KernelLaunch &Launch : Launches.of(Kernel))
+    if (std::optional<LaunchInView> View =
+            launchInView(Kernel, Launch, *Pointer, Context))
+      if (std::optional<ReachPastAllocation> Reach =
+              pastAtEverySample(*View, Index, Context, &Guarded))
+        return Reach;
   return std::nullopt;
 }
 

@@ -65,6 +65,10 @@ struct ReachPastAllocation {
   std::array<int64_t, 3> Thread{};
   /// How many dimensions the launch uses: 1 to 3.
   unsigned Dimensions = 1;
+  /// For a guarded index, the part its guard bounds and the largest value
+  /// the guard lets it take; the thread coordinates then say nothing.
+  const clang::Expr *GuardedPart = nullptr;
+  int64_t GuardedValue = 0;
 };
 
 /// The first launch of \p Kernel in the translation unit that takes the
@@ -85,6 +89,17 @@ reachPastAllocation(const clang::FunctionDecl &Kernel,
 /// (`(i + 1) * w` under `i < rows`) is enough for the buffer the launcher
 /// allocates (`(rows + 2) * w` elements, with halo rows).
 bool guardKeepsInsideAllocation(
+    const clang::FunctionDecl &Kernel, const clang::Expr &Base,
+    const clang::Expr &Index, const clang::Expr &Part, const clang::Expr &Guard,
+    const KernelLaunches &Launches, clang::ASTContext &Context);
+
+/// The first launch of \p Kernel in the translation unit that takes
+/// \p Index, an index through the pointer parameter \p Base, past the end
+/// of the allocation it passes for it even at the largest value \p Guard
+/// lets \p Part take where the access runs: a guard too weak for the buffer
+/// in view (`(i + 1) * (w + 2)` under `i < rows` on `rows * (w + 2)`
+/// elements, no halo rows).
+std::optional<ReachPastAllocation> guardedReachPastAllocation(
     const clang::FunctionDecl &Kernel, const clang::Expr &Base,
     const clang::Expr &Index, const clang::Expr &Part, const clang::Expr &Guard,
     const KernelLaunches &Launches, clang::ASTContext &Context);

@@ -584,7 +584,7 @@ __global__ void haloTile(float *f, const float *g) {
   // Two rows down passes it.
   if (threadIdx.y == 15 && j <= HALO_N - 2 && i < HALO_N)
     t[17][threadIdx.x + 1] += g[HALO_AT(i, j + 2)];
-  // CHECK-NOTES: :[[@LINE-1]]:31: warning: index 'expression' of 'g[HALO_AT(i, j + 2)]' is not covered by the guard on 'j' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-1]]:31: warning: index 'HALO_AT(i, j + 2)' of 'g[HALO_AT(i, j + 2)]' is not covered by the guard on 'j' [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:28: note: guard here bounds 'j', not 'j + 2'
   __syncthreads();
   f[HALO_AT(i, j)] = t[threadIdx.y + 1][threadIdx.x + 1];
@@ -1150,6 +1150,68 @@ __global__ void unpackEither(float *block, const float *halo, int rows,
     block[(i + 1) * w] = halo[i];
   // CHECK-NOTES: :[[@LINE-1]]:5: warning: index '(i + 1) * w' of 'block[(i + 1) * w]' is not covered by the guard on 'i' [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
+}
+
+// A block padded by a halo column on each side (`w + 2`) keeps a halo row
+// above and below: row i + 1, or i + 2 below it, is inside the buffer. The
+// allocation is not in view (another file's).
+struct Extent {
+  int x, y;
+};
+__global__ void unpackPaddedRows(float *block, const float *halo,
+                                 Extent size) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < size.y) {
+    int start = (i + 1) * (size.x + 2);
+    block[start] = halo[i];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'start' of 'block[start]' is not covered by the guard on 'i' [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'i', not 'i + 1'
+    // CHECK-NOTES-STRICT: :[[@LINE+1]]:5: note: the same index reaches 'block[start + size.x + 1]' here
+    block[start + size.x + 1] = halo[i];
+  }
+}
+
+__global__ void jacobiPaddedRows(float *next, const float *prev, int rows,
+                                 int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    next[(i + 1) * (w + 2) + 1] =
+        prev[i * (w + 2) + 1] + prev[(2 + i) * (2 + w) + 1];
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:5: warning: index '(i + 1) * (w + 2) + 1' of 'next[(i + 1) * (w + 2) + 1]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'i', not 'i + 1'
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:33: warning: index '(2 + i) * (2 + w) + 1' of 'prev[(2 + i) * (2 + w) + 1]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: guard here bounds 'i', not 'i + 2'
+}
+
+// Three rows down passes a halo of one: still reported.
+__global__ void paddedRowsTooFar(float *block, const float *halo, int rows,
+                                 int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    block[(i + 3) * (w + 2)] = halo[i];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index '(i + 3) * (w + 2)' of 'block[(i + 3) * (w + 2)]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 3'
+}
+
+// Padded columns on a buffer the launcher allocates without halo rows.
+__global__ void paddedColumnsOnly(float *block, const float *halo, int rows,
+                                  int w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows)
+    block[(i + 1) * (w + 2)] = halo[i];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index '(i + 1) * (w + 2)' of 'block[(i + 1) * (w + 2)]' is not covered by the guard on 'i' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'i', not 'i + 1'
+  // CHECK-NOTES: :[[@LINE+8]]:3: note: 'paddedColumnsOnly' is launched here, with 'rows' and 'w' at 1024: where 'i' is 1023, the largest its guard allows, the index is 1050624, past the 1050624 elements of 'block'
+  // CHECK-NOTES: :[[@LINE+5]]:3: note: 'block' is allocated here
+}
+
+void runPaddedColumnsOnly(int rows, int w) {
+  float *block, *halo;
+  cudaMalloc(&block, rows * (w + 2) * sizeof(float));
+  cudaMalloc(&halo, rows * sizeof(float));
+  paddedColumnsOnly<<<(rows + 127) / 128, 128>>>(block, halo, rows, w);
+  cudaFree(block);
+  cudaFree(halo);
 }
 
 // The end of each of n ranges, in a table of n + 1 entries that no name
