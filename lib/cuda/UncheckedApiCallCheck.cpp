@@ -59,6 +59,7 @@ void UncheckedApiCallCheck::onStartOfTranslationUnit() {
   LeavesPending.clear();
   Calls.reset();
   MainFileChecks.reset();
+  Habit.reset();
   ReportedStatuses.clear();
 }
 
@@ -356,6 +357,18 @@ bool UncheckedApiCallCheck::mainFileChecksErrors(ASTContext &Context) {
   return Checks;
 }
 
+const LauncherHabit &UncheckedApiCallCheck::launcherHabit(ASTContext &Context) {
+  if (!Habit)
+    Habit = gpuguard::launcherHabit(
+        Context, callSites(Context), [&](const FunctionDecl &Launcher) {
+          return llvm::any_of(
+              pendingIn(Launcher, Context), [](const UncheckedLaunch &U) {
+                return isa<CUDAKernelCallExpr>(U.Launch) && U.Exit.isValid();
+              });
+        });
+  return *Habit;
+}
+
 const CallSites &UncheckedApiCallCheck::callSites(ASTContext &Context) {
   if (!Calls)
     Calls = std::make_unique<CallSites>(Context);
@@ -479,11 +492,18 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
     // Returned to a caller: main's end is the program's; any other
     // function's callers may still check, and those out of sight decide.
     const CallExpr *Caller = nullptr;
+    // A launcher with no caller in sight, in a file whose launchers check
+    // their own launches as a rule: the one that does not is the oversight.
+    const FunctionDecl *HabitExample = nullptr;
     if (!Strict && Finding.Exit.isValid() && !RunsOnIt && !Function.isMain()) {
       Caller =
           uncheckedCaller(Function, Context, /*ForLaunches=*/!DroppedStatus);
-      if (!Caller)
-        continue;
+      if (!Caller) {
+        if (DroppedStatus || !callSites(Context).callersOf(Function).empty() ||
+            !launcherHabit(Context).checksOwnLaunches())
+          continue;
+        HabitExample = launcherHabit(Context).Example;
+      }
     }
     if (DroppedStatus) {
       reportDiscardedStatus(*Finding.Launch, Context);
@@ -518,6 +538,15 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
          DroppedStatus ? "the function returns here with the error unchecked"
                        : "the function returns here with the launch unchecked",
          DiagnosticIDs::Note);
+    if (HabitExample)
+      diag(HabitExample->getLocation(),
+           "%0 of the %1 functions in this file that launch kernels check "
+           "their launches before they return, as '%2' does",
+           DiagnosticIDs::Note)
+          << launcherHabit(Context).CheckOwnLaunches
+          << launcherHabit(Context).CheckOwnLaunches +
+                 launcherHabit(Context).LeaveLaunchesPending
+          << HabitExample->getName();
     if (Caller)
       diag(fileLoc(Caller->getBeginLoc(), Context),
            "'%0' is called here, and no caller checks the error before "

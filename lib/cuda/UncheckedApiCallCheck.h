@@ -16,6 +16,7 @@
 #ifndef GPUGUARD_CUDA_UNCHECKEDAPICALLCHECK_H
 #define GPUGUARD_CUDA_UNCHECKEDAPICALLCHECK_H
 
+#include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -27,8 +28,6 @@
 
 namespace gpuguard {
 class CallSites;
-enum class PendingLaunchEffect;
-struct UncheckedLaunch;
 } // namespace gpuguard
 
 namespace gpuguard::cuda {
@@ -86,6 +85,7 @@ private:
   /// file that checks nothing has chosen not to, and its unchecked calls
   /// are no evidence of an oversight.
   bool mainFileChecksErrors(clang::ASTContext &Context);
+  const LauncherHabit &launcherHabit(clang::ASTContext &Context);
   PendingLaunchEffect classify(const clang::CallExpr &Call,
                                clang::ASTContext &Context);
   bool isListedCheck(const clang::CallExpr &Call,
@@ -160,6 +160,8 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesStatusPending;
   std::unique_ptr<CallSites> Calls;
   std::optional<bool> MainFileChecks;
+  /// The main file's launchers: whether they check their own launches.
+  std::optional<LauncherHabit> Habit;
   /// The dropped statuses reported, and where: the instrumented site of
   /// each is added at the call's own match, in the order of the calls.
   llvm::DenseMap<const clang::CallExpr *, clang::SourceLocation>

@@ -1,6 +1,7 @@
 //===--- UncheckedLaunchAnalysis.cpp - Kernel launches left unchecked -----===//
 
 #include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
+#include "Analysis/Core/CallSites.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Core/KnownCalls.h"
@@ -10,6 +11,7 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -303,6 +305,33 @@ std::vector<UncheckedLaunch> findUncheckedLaunches(
     llvm::function_ref<PendingLaunchEffect(const CallExpr &)> Classify,
     llvm::function_ref<bool(const CallExpr &)> SurfacesAllErrors) {
   return LaunchDataflow(Function, Context, Classify, SurfacesAllErrors).run();
+}
+
+LauncherHabit launcherHabit(
+    ASTContext &Context, const CallSites &Calls,
+    llvm::function_ref<bool(const FunctionDecl &)> LeavesLaunchPending) {
+  const SourceManager &SM = Context.getSourceManager();
+  LauncherHabit Habit;
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  for (const CallSite &Site : Calls.all()) {
+    const FunctionDecl *Launcher = Site.Caller;
+    if (!isa<CUDAKernelCallExpr>(Site.Call) || !Launcher ||
+        !Launcher->hasBody() || Launcher->isMain() ||
+        Launcher->hasAttr<CUDAGlobalAttr>() ||
+        (Launcher->hasAttr<CUDADeviceAttr>() &&
+         !Launcher->hasAttr<CUDAHostAttr>()) ||
+        !SM.isInMainFile(SM.getExpansionLoc(Launcher->getLocation())) ||
+        !Seen.insert(CallSites::key(*Launcher)).second)
+      continue;
+    if (LeavesLaunchPending(*Launcher)) {
+      ++Habit.LeaveLaunchesPending;
+      continue;
+    }
+    ++Habit.CheckOwnLaunches;
+    if (!Habit.Example)
+      Habit.Example = Launcher;
+  }
+  return Habit;
 }
 
 } // namespace gpuguard

@@ -83,6 +83,35 @@ std::vector<UncheckedLaunch> findUncheckedLaunches(
     llvm::function_ref<PendingLaunchEffect(const clang::CallExpr &)> Classify,
     llvm::function_ref<bool(const clang::CallExpr &)> SurfacesAllErrors = {});
 
+class CallSites;
+
+/// How the launchers of a translation unit's main file treat their own
+/// launches: the host functions, other than `main`, that launch a kernel.
+struct LauncherHabit {
+  /// Launchers that check every launch of theirs before they return.
+  unsigned CheckOwnLaunches = 0;
+  /// Launchers that return with a launch unchecked, for their callers.
+  unsigned LeaveLaunchesPending = 0;
+  /// The first launcher, in source order, that checks its own.
+  const clang::FunctionDecl *Example = nullptr;
+
+  /// Whether checking one's own launches is the file's rule: a launcher
+  /// that leaves its launch to callers out of sight is then an oversight,
+  /// not a division of work (a file of thin launchers whose callers check).
+  bool checksOwnLaunches() const {
+    return CheckOwnLaunches >= 3 &&
+           CheckOwnLaunches >= 4 * LeaveLaunchesPending;
+  }
+};
+
+/// The launchers of \p Context's main file, from the launches \p Calls
+/// collected; \p LeavesLaunchPending says whether a launcher returns with a
+/// launch of its own unchecked. Each function is counted once, templates
+/// with their instantiations.
+LauncherHabit launcherHabit(
+    clang::ASTContext &Context, const CallSites &Calls,
+    llvm::function_ref<bool(const clang::FunctionDecl &)> LeavesLaunchPending);
+
 } // namespace gpuguard
 
 #endif // GPUGUARD_ANALYSIS_CUDA_UNCHECKEDLAUNCHANALYSIS_H

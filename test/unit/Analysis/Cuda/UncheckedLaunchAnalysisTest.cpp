@@ -1,6 +1,7 @@
 //===--- UncheckedLaunchAnalysisTest.cpp ----------------------------------===//
 
 #include "Analysis/Cuda/UncheckedLaunchAnalysis.h"
+#include "Analysis/Core/CallSites.h"
 #include "AnalysisTestSupport.h"
 #include "gtest/gtest.h"
 
@@ -116,3 +117,73 @@ TEST(UncheckedLaunchAnalysisTest, PendingSetsUniteAtJoins) {
 }
 
 } // namespace
+
+namespace {
+
+/// The habit of the launchers in \p Launchers, each returning with its
+/// launch unchecked unless it calls cudaGetLastError() after it.
+LauncherHabit habitOf(const std::string &Launchers,
+                      std::string *Example = nullptr) {
+  auto Unit = parseCuda(R"(
+typedef int cudaError_t;
+__global__ void kernel(int *p) {}
+cudaError_t cudaGetLastError();
+)" + Launchers);
+  if (!Unit)
+    return {};
+  clang::ASTContext &Context = Unit->getASTContext();
+  auto Classify = [](const clang::CallExpr &Call) {
+    const clang::FunctionDecl *Callee = Call.getDirectCallee();
+    return Callee && Callee->getIdentifier() &&
+                   Callee->getName() == "cudaGetLastError"
+               ? PendingLaunchEffect::Check
+               : PendingLaunchEffect::None;
+  };
+  CallSites Calls(Context);
+  LauncherHabit Habit =
+      launcherHabit(Context, Calls, [&](const clang::FunctionDecl &F) {
+        return llvm::any_of(
+            findUncheckedLaunches(F, Context, Classify),
+            [](const UncheckedLaunch &U) { return U.Exit.isValid(); });
+      });
+  if (Example && Habit.Example)
+    *Example = Habit.Example->getNameAsString();
+  return Habit;
+}
+
+} // namespace
+
+TEST(UncheckedLaunchAnalysisTest, LaunchersThatCheckTheirOwn) {
+  std::string Example;
+  LauncherHabit Habit = habitOf(R"(
+void fill(int *p) { kernel<<<1, 1>>>(p); cudaGetLastError(); }
+void scale(int *p) { kernel<<<1, 1>>>(p); cudaGetLastError(); }
+template <typename T> void shift(T *p) { kernel<<<1, 1>>>(p); cudaGetLastError(); }
+template void shift<int>(int *);
+void copy(int *p) { kernel<<<1, 1>>>(p); cudaGetLastError(); }
+void forgot(int *p) { kernel<<<1, 1>>>(p); }
+int main() { int *p = 0; kernel<<<1, 1>>>(p); }
+)",
+                                &Example);
+  // The template and its instantiation count once; main is the program's.
+  EXPECT_EQ(Habit.CheckOwnLaunches, 4u);
+  EXPECT_EQ(Habit.LeaveLaunchesPending, 1u);
+  EXPECT_EQ(Example, "fill");
+  EXPECT_TRUE(Habit.checksOwnLaunches());
+}
+
+TEST(UncheckedLaunchAnalysisTest, ThinLaunchersLeaveChecksToCallers) {
+  // Kaldi's shape: launchers that only launch; their callers check.
+  LauncherHabit Habit = habitOf(R"(
+void fill(int *p) { kernel<<<1, 1>>>(p); }
+void scale(int *p) { kernel<<<1, 1>>>(p); }
+void copy(int *p) { kernel<<<1, 1>>>(p); cudaGetLastError(); }
+)");
+  EXPECT_EQ(Habit.CheckOwnLaunches, 1u);
+  EXPECT_EQ(Habit.LeaveLaunchesPending, 2u);
+  EXPECT_FALSE(Habit.checksOwnLaunches());
+  // Too few to call a rule, and a mixed file is no rule either.
+  EXPECT_FALSE((LauncherHabit{2, 0, nullptr}.checksOwnLaunches()));
+  EXPECT_FALSE((LauncherHabit{7, 2, nullptr}.checksOwnLaunches()));
+  EXPECT_TRUE((LauncherHabit{8, 2, nullptr}.checksOwnLaunches()));
+}
