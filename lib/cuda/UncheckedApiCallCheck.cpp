@@ -156,6 +156,9 @@ bool UncheckedApiCallCheck::isUncheckedStatus(const CallExpr &Call,
   // A release that fails is seldom worth a report; a kernel fault it would
   // surface is the launch's finding.
   bool Teardown = !CheckTeardownResults && isTeardownApi(Api);
+  // A readiness query's answer dropped flushes the queue; nothing failed.
+  if (!Strict && isReadinessQuery(Api))
+    return false;
   return !Teardown && !isHandled(Call, Context);
 }
 

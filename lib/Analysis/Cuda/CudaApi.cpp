@@ -3,8 +3,8 @@
 #include "Analysis/Cuda/CudaApi.h"
 #include "Analysis/Core/ResultUse.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -239,6 +239,12 @@ bool isTeardownApi(llvm::StringRef Name) {
               "cuGraphDestroy", "cuGraphExecDestroy"},
              true)
       .Default(false);
+}
+
+bool isReadinessQuery(llvm::StringRef Name) {
+  return llvm::is_contained(
+      {"cudaEventQuery", "cudaStreamQuery", "cuEventQuery", "cuStreamQuery"},
+      Name);
 }
 
 bool isLastErrorQuery(llvm::StringRef Name) {

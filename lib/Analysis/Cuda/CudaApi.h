@@ -90,6 +90,13 @@ bool isTeardownApi(llvm::StringRef Name);
 /// \p Name is canonical.
 bool isKernelSetupApi(llvm::StringRef Name);
 
+/// True for the API functions that ask whether work is done:
+/// `cudaEventQuery`, `cudaStreamQuery` and the driver's. Their usual answer
+/// is `cudaErrorNotReady`, which is no error and does not become the last
+/// error; a call whose answer is dropped only flushes the queue (the
+/// Windows WDDM idiom). \p Name is canonical.
+bool isReadinessQuery(llvm::StringRef Name);
+
 /// True for `cudaGetLastError` and `cudaPeekAtLastError`, which return the
 /// error of the last kernel launch. \p Name is canonical.
 bool isLastErrorQuery(llvm::StringRef Name);

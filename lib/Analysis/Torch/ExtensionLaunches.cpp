@@ -52,8 +52,14 @@ public:
     if (!Callee || !Callee->getIdentifier() || !isBefore(Call->getBeginLoc()))
       return true;
     StringRef Name = Callee->getName();
-    if (Name == "cudaSetDevice" ||
-        (Name == "set_device" && isLibTorchDecl(Callee)))
+    // c10::cuda's device switches: set_device, and PyTorch 2's
+    // MaybeSetDevice and ExchangeDevice (c10/cuda/CUDAFunctions.h).
+    bool LibTorchSwitch =
+        llvm::is_contained({"set_device", "SetDevice", "MaybeSetDevice",
+                            "ExchangeDevice", "MaybeExchangeDevice"},
+                           Name) &&
+        isLibTorchDecl(Callee);
+    if (Name == "cudaSetDevice" || LibTorchSwitch)
       Found = true;
     return !Found;
   }

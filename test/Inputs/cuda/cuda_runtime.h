@@ -109,6 +109,8 @@ __host__ cudaError_t cudaEventCreate(cudaEvent_t *Event);
 __host__ __device__ cudaError_t cudaEventRecord(cudaEvent_t Event,
                                                 cudaStream_t Stream = 0);
 __host__ cudaError_t cudaEventSynchronize(cudaEvent_t Event);
+__host__ __device__ cudaError_t cudaEventQuery(cudaEvent_t Event);
+__host__ __device__ cudaError_t cudaStreamQuery(cudaStream_t Stream);
 __host__ __device__ cudaError_t cudaMemcpyAsync(void *Dst, const void *Src,
                                                 size_t Count,
                                                 cudaMemcpyKind Kind,

@@ -213,7 +213,7 @@ int handledStatuses(float *d, const float *h, int n) {
 void allocateQuietly(float **d, int n) { cudaMalloc(d, n * sizeof(float)); }
 // CHECK-NOTES: :[[@LINE-1]]:42: warning: the 'cudaError_t' result of 'cudaMalloc' is discarded [cuda-unchecked-api-call]
 // CHECK-NOTES-DEFAULT: :[[@LINE-2]]:76: note: the function returns here with the error unchecked
-// CHECK-NOTES-DEFAULT: :[[@LINE+21]]:3: note: 'allocateQuietly' is called here, and no caller checks the error before 'main' returns
+// CHECK-NOTES-DEFAULT: :[[@LINE+34]]:3: note: 'allocateQuietly' is called here, and no caller checks the error before 'main' returns
 
 // A launch the helper leaves: the checked synchronisation reports its
 // faults.
@@ -232,7 +232,20 @@ void fillQuietlyThenLaunch(float *d, int n) {
   // CHECK-NOTES-STRICT: :[[@LINE+1]]:1: note: the function returns here with the launch unchecked
 }
 
+// A readiness query whose answer is dropped flushes the queue (the WDDM
+// idiom); its usual answer, cudaErrorNotReady, is no error.
+void flushThenTime(cudaEvent_t start, cudaEvent_t stop, cudaStream_t s) {
+  CUDA_CHECK(cudaEventRecord(start));
+  cudaEventQuery(start);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaEventQuery' is discarded [cuda-unchecked-api-call]
+  cudaStreamQuery(s);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaStreamQuery' is discarded [cuda-unchecked-api-call]
+  CUDA_CHECK(cudaEventRecord(stop));
+  CUDA_CHECK(cudaEventSynchronize(stop));
+}
+
 int dropsInHelpers(float *d, int n) {
+  flushThenTime(nullptr, nullptr, nullptr);
   float *e = nullptr;
   allocateQuietly(&e, n);
   launchQuietly(d, n);

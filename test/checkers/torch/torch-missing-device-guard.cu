@@ -74,6 +74,16 @@ void guardedBySetDevice(torch::Tensor Input) {
   scaleKernel<<<1, 256>>>(Input.data_ptr<float>(), Input.data_ptr<float>(), 1);
 }
 
+// PyTorch 2's switches, as pytorch_cluster's radius() uses them.
+void guardedByMaybeSetDevice(torch::Tensor Input) {
+  c10::cuda::MaybeSetDevice(Input.device().index());
+  scaleKernel<<<1, 256>>>(Input.data_ptr<float>(), Input.data_ptr<float>(), 1);
+}
+void guardedByExchangeDevice(torch::Tensor Input) {
+  c10::cuda::ExchangeDevice(Input.device().index());
+  scaleKernel<<<1, 256>>>(Input.data_ptr<float>(), Input.data_ptr<float>(), 1);
+}
+
 // A helper whose every caller here makes the device current.
 static void onlyGuardedCallers(torch::Tensor &Data) {
   scaleKernel<<<1, 256>>>(Data.data_ptr<float>(), Data.data_ptr<float>(), 1);

@@ -786,6 +786,9 @@ struct CUDAStream {
 };
 CUDAStream getCurrentCUDAStream(DeviceIndex device_index = -1);
 void set_device(DeviceIndex device);
+// PyTorch 2's switches (c10/cuda/CUDAFunctions.h).
+void MaybeSetDevice(DeviceIndex device);
+DeviceIndex ExchangeDevice(DeviceIndex device);
 } // namespace cuda
 } // namespace c10
 namespace at {

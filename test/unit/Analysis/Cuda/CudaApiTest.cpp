@@ -91,3 +91,11 @@ __device__ void calls() {
 }
 
 } // namespace
+
+TEST(CudaApiTest, ReadinessQueries) {
+  EXPECT_TRUE(isReadinessQuery("cudaEventQuery"));
+  EXPECT_TRUE(isReadinessQuery("cudaStreamQuery"));
+  EXPECT_TRUE(isReadinessQuery("cuStreamQuery"));
+  EXPECT_FALSE(isReadinessQuery("cudaEventSynchronize"));
+  EXPECT_FALSE(isReadinessQuery("cudaGetLastError"));
+}
