@@ -361,10 +361,11 @@ void CheckRunner::addReplayedSuppressed(const ClangTidyStats &Stats) {
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> createOwnFileSystem() {
+  // Launches written `k << <g, b >> > (...)` parse as nvcc parses them.
   return llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>(
-      new llvm::vfs::OverlayFileSystem(
+      new llvm::vfs::OverlayFileSystem(frontend::withNvccLaunchSyntax(
           llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-              llvm::vfs::createPhysicalFileSystem().release())));
+              llvm::vfs::createPhysicalFileSystem().release()))));
 }
 
 void addSuppressed(ClangTidyStats &Total, const ClangTidyStats &More) {

@@ -2,6 +2,8 @@
 
 #include "Frontend/NvccSyntax.h"
 #include "clang/Basic/CharInfo.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -67,7 +69,150 @@ bool isAmongOperands(StringRef Buffer, std::size_t Open, std::size_t Offset) {
   return Depth == 1 && SeenColon;
 }
 
+/// The offset of the third chevron of a spaced `<< <` or `>> >` whose
+/// first two start at \p Pos, or npos.
+std::size_t spacedThirdChevron(StringRef Buffer, std::size_t Pos, char C) {
+  if (!Buffer.substr(Pos).starts_with(C == '<' ? "<<" : ">>"))
+    return StringRef::npos;
+  std::size_t Third = skipSpace(Buffer, Pos + 2);
+  if (Third == Pos + 2 || Third >= Buffer.size() || Buffer[Third] != C)
+    return StringRef::npos;
+  // `<< <=` or `>> >>` are operators of their own.
+  if (Third + 1 < Buffer.size() &&
+      (Buffer[Third + 1] == C || Buffer[Third + 1] == '='))
+    return StringRef::npos;
+  return Third;
+}
+
+/// Whether the `<<` at \p Pos names `operator<<`, as in the friend
+/// declaration `operator<< <>(...)`.
+bool followsOperatorKeyword(StringRef Buffer, std::size_t Pos) {
+  std::size_t End = Pos;
+  while (End > 0 && clang::isWhitespace(Buffer[End - 1]))
+    --End;
+  return End >= 8 && isIdentifierAt(Buffer, End - 8, "operator");
+}
+
+/// Moves the chevron at \p Third back to just after the two at \p Pos,
+/// the spaces after it.
+void joinChevron(std::string &Text, std::size_t Pos, std::size_t Third) {
+  char C = Text[Third];
+  for (std::size_t I = Third; I > Pos + 2; --I)
+    Text[I] = Text[I - 1];
+  Text[Pos + 2] = C;
+}
+
 } // namespace
+
+std::optional<std::string> joinSpacedLaunchChevrons(StringRef Buffer) {
+  if (!Buffer.contains("<<"))
+    return std::nullopt;
+  std::string Text;
+  for (std::size_t Open = Buffer.find("<<"); Open != StringRef::npos;
+       Open = Buffer.find("<<", Open + 2)) {
+    std::size_t OpenThird = spacedThirdChevron(Buffer, Open, '<');
+    bool Joined = Buffer.substr(Open).starts_with("<<<");
+    if ((OpenThird == StringRef::npos && !Joined) ||
+        followsOperatorKeyword(Buffer, Open))
+      continue;
+    // The closing chevrons, outside any bracket the configuration opens.
+    std::size_t Pos = Joined ? Open + 3 : OpenThird + 1;
+    unsigned Depth = 0;
+    std::size_t Close = StringRef::npos, CloseThird = StringRef::npos;
+    for (; Pos < Buffer.size() && Buffer[Pos] != ';'; ++Pos) {
+      char C = Buffer[Pos];
+      if (C == '(' || C == '[' || C == '{') {
+        ++Depth;
+      } else if (C == ')' || C == ']' || C == '}') {
+        if (Depth == 0)
+          break;
+        --Depth;
+      } else if (Depth == 0 && C == '>') {
+        if (Buffer.substr(Pos).starts_with(">>>")) {
+          Close = Pos;
+          break;
+        }
+        CloseThird = spacedThirdChevron(Buffer, Pos, '>');
+        if (CloseThird != StringRef::npos) {
+          Close = Pos;
+          break;
+        }
+      }
+    }
+    if (Close == StringRef::npos)
+      continue;
+    // A launch's arguments follow.
+    std::size_t After =
+        CloseThird != StringRef::npos ? CloseThird + 1 : Close + 3;
+    After = skipSpace(Buffer, After);
+    if (After >= Buffer.size() || Buffer[After] != '(')
+      continue;
+    if (Joined && CloseThird == StringRef::npos)
+      continue;
+    if (Text.empty())
+      Text = Buffer.str();
+    if (!Joined)
+      joinChevron(Text, Open, OpenThird);
+    if (CloseThird != StringRef::npos)
+      joinChevron(Text, Close, CloseThird);
+    Open = Close;
+  }
+  if (Text.empty())
+    return std::nullopt;
+  return Text;
+}
+
+namespace {
+
+/// A file read whole, its text rewritten.
+class RewrittenFile : public vfs::File {
+public:
+  RewrittenFile(vfs::Status Status, std::string Text)
+      : FileStatus(std::move(Status)), Text(std::move(Text)) {}
+  ErrorOr<vfs::Status> status() override { return FileStatus; }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> getBuffer(const Twine &Name, int64_t,
+                                                   bool, bool) override {
+    return MemoryBuffer::getMemBufferCopy(Text, Name.str());
+  }
+  std::error_code close() override { return {}; }
+
+private:
+  vfs::Status FileStatus;
+  std::string Text;
+};
+
+class NvccLaunchSyntaxFileSystem : public vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+
+  ErrorOr<std::unique_ptr<vfs::File>>
+  openFileForRead(const Twine &Path) override {
+    ErrorOr<std::unique_ptr<vfs::File>> File =
+        ProxyFileSystem::openFileForRead(Path);
+    std::string Name = Path.str();
+    StringRef Extension = sys::path::extension(Name);
+    if (!File || (Extension != ".cu" && Extension != ".cuh"))
+      return File;
+    ErrorOr<vfs::Status> Status = (*File)->status();
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        (*File)->getBuffer(Name, -1, /*RequiresNullTerminator=*/false);
+    if (!Status || !Buffer)
+      return ProxyFileSystem::openFileForRead(Path);
+    std::optional<std::string> Joined =
+        joinSpacedLaunchChevrons((*Buffer)->getBuffer());
+    if (!Joined)
+      return ProxyFileSystem::openFileForRead(Path);
+    return std::unique_ptr<vfs::File>(
+        std::make_unique<RewrittenFile>(*Status, std::move(*Joined)));
+  }
+};
+
+} // namespace
+
+IntrusiveRefCntPtr<vfs::FileSystem>
+withNvccLaunchSyntax(IntrusiveRefCntPtr<vfs::FileSystem> Base) {
+  return makeIntrusiveRefCnt<NvccLaunchSyntaxFileSystem>(std::move(Base));
+}
 
 bool isJuxtaposedAsmOperand(StringRef Buffer, std::size_t Offset) {
   if (Offset >= Buffer.size() || Buffer[Offset] != '"')

@@ -10,8 +10,12 @@
 #ifndef GPUGUARD_FRONTEND_NVCCSYNTAX_H
 #define GPUGUARD_FRONTEND_NVCCSYNTAX_H
 
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <cstddef>
+#include <optional>
+#include <string>
 
 namespace gpuguard::frontend {
 
@@ -20,6 +24,19 @@ namespace gpuguard::frontend {
 /// `asm("..." :: "r"(a) "l"(b));`. nvcc takes juxtaposed operands as a list;
 /// Clang stops at the second one with "expected ')'".
 bool isJuxtaposedAsmOperand(llvm::StringRef Buffer, std::size_t Offset);
+
+/// \p Buffer with the chevrons of launches written with spaces inside them
+/// joined: `k << <grid, block >> > (args)`, as Visual Studio formats CUDA,
+/// becomes `k <<<grid, block >>>  (args)`. nvcc takes the spaced chevrons as
+/// a launch; Clang lexes `<<<` only unbroken. Each chevron moves within its
+/// own stretch of text, so every other character keeps its offset. None
+/// when nothing is joined.
+std::optional<std::string> joinSpacedLaunchChevrons(llvm::StringRef Buffer);
+
+/// \p Base, with the CUDA sources and headers it reads (`.cu`, `.cuh`)
+/// passed through joinSpacedLaunchChevrons().
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+withNvccLaunchSyntax(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Base);
 
 } // namespace gpuguard::frontend
 

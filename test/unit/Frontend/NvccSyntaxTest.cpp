@@ -62,3 +62,47 @@ TEST(NvccSyntaxTest, OffsetsOutOfRangeAreNot) {
 }
 
 } // namespace
+
+namespace {
+
+/// \p Source with its spaced launch chevrons joined, or "unchanged".
+std::string joined(const std::string &Source) {
+  std::optional<std::string> Text = joinSpacedLaunchChevrons(Source);
+  if (!Text)
+    return "unchanged";
+  EXPECT_EQ(Text->size(), Source.size());
+  return *Text;
+}
+
+TEST(NvccSyntaxTest, SpacedLaunchChevronsAreJoined) {
+  // Visual Studio's formatting of a launch, as simple-knn and the Gaussian
+  // splatting rasteriser are written.
+  EXPECT_EQ(joined("boxMinMax << <(P + 255) / 256, 256 >> > (P, pts);"),
+            "boxMinMax <<< (P + 255) / 256, 256 >>>  (P, pts);");
+  EXPECT_EQ(joined("k<< <grid, block>> >(a);"), "k<<< grid, block>>> (a);");
+  // Shifts inside the configuration are not its end.
+  EXPECT_EQ(joined("k << <(n >> 5), (m >> 1) >> > (a);"),
+            "k <<< (n >> 5), (m >> 1) >>>  (a);");
+  // One side spaced, the other joined.
+  EXPECT_EQ(joined("k<<<g, b >> >(a);"), "k<<<g, b >>> (a);");
+  EXPECT_EQ(joined("k << <g, b>>>(a);"), "k <<< g, b>>>(a);");
+  // Each launch of several.
+  EXPECT_EQ(joined("f << <1, 1 >> > ();\ng << <2, 2 >> > ();"),
+            "f <<< 1, 1 >>>  ();\ng <<< 2, 2 >>>  ();");
+}
+
+TEST(NvccSyntaxTest, OtherChevronsStay) {
+  EXPECT_EQ(joined("k<<<g, b>>>(a);"), "unchanged");
+  EXPECT_EQ(joined("std::cout << x << std::endl;"), "unchanged");
+  // `operator<< <>` names a specialisation of operator<<.
+  EXPECT_EQ(joined("friend std::ostream &operator<< <>(std::ostream &, "
+                   "const Box<T> &);"),
+            "unchanged");
+  // Shifts and comparisons: `a << <=` is no launch, nor is a spaced opener
+  // with no launch's arguments after its close.
+  EXPECT_EQ(joined("bool b = x << <= y;"), "unchanged");
+  EXPECT_EQ(joined("v << <g, b >> > w;"), "unchanged");
+  EXPECT_EQ(joined("x = a >> > b;"), "unchanged");
+}
+
+} // namespace
