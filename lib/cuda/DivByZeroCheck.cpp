@@ -162,8 +162,16 @@ bool DivByZeroCheck::isReported(DivisionKind Kind,
 /// value set up front.
 static bool isElementLoad(const Expr *E) {
   E = E->IgnoreParenCasts();
-  if (isa<ArraySubscriptExpr>(E))
-    return true;
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+    // A fixed array of a descriptor reached by value or reference
+    // (`info.sizes[d]` of a tensor's TensorInfo) holds its shape, set up
+    // front like a configuration field.
+    const auto *Member =
+        dyn_cast<MemberExpr>(Subscript->getBase()->IgnoreParenImpCasts());
+    return !Member || Member->isArrow() ||
+           !Member->getMemberDecl()->getType()->isConstantArrayType() ||
+           !isa<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
+  }
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     return Deref->getOpcode() == UO_Deref;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))

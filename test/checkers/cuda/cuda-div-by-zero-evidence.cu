@@ -98,6 +98,37 @@ __global__ void means(float *out, const float *sums, const unsigned *counts,
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:10: warning: floating-point division by 'config->numProcesses', which may be zero and yield inf or NaN [cuda-div-by-zero]
 }
 
+// A tensor's descriptor, passed by value: its sizes are the tensor's shape,
+// set up front, not counts read from the data (pytorch_scatter's
+// IndexToOffset).
+struct TensorInfo {
+  int sizes[8];
+  int strides[8];
+  int dims;
+};
+
+__device__ int offsetOf(int linear, const TensorInfo &info) {
+  int offset = 0;
+  for (int d = info.dims - 1; d >= 0; --d) {
+    offset += (linear % info.sizes[d]) * info.strides[d];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:23: warning: remainder by 'info.sizes[d]', which may be zero [cuda-div-by-zero]
+    linear /= info.sizes[d];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: integer division by 'info.sizes[d]', which may be zero [cuda-div-by-zero]
+  }
+  return offset;
+}
+
+__global__ void gatherByInfo(float *out, const float *src, TensorInfo info,
+                             const int *bucketSizes, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = src[offsetOf(i, info)];
+  // Sizes counted per bucket, through a pointer: an empty bucket has 0.
+  if (i < n)
+    out[i] = src[i] / bucketSizes[i];
+  // CHECK-NOTES: :[[@LINE-1]]:21: warning: floating-point division by 'bucketSizes[i]', which may be zero and yield inf or NaN [cuda-div-by-zero]
+}
+
 // ---- Differences -----------------------------------------------------------
 
 __global__ void bagMean(float *out, const float *sums, const int *offsets,
