@@ -10,6 +10,24 @@ using namespace clang;
 
 namespace gpuguard {
 
+/// Whether every name \p E reads is spelled between \p Begin and \p End:
+/// not a macro's argument (`(a)` in `__mul24((a), (b))`), which the body's
+/// text would show as the parameter's name.
+static bool spelledWithin(const Stmt *E, SourceLocation Begin,
+                          SourceLocation End, const SourceManager &SM) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    SourceLocation At = SM.getSpellingLoc(Ref->getLocation());
+    if (SM.getFileID(At) != SM.getFileID(Begin) ||
+        SM.isBeforeInTranslationUnit(At, Begin) ||
+        SM.isBeforeInTranslationUnit(End, At))
+      return false;
+  }
+  for (const Stmt *Child : E->children())
+    if (Child && !spelledWithin(Child, Begin, End, SM))
+      return false;
+  return true;
+}
+
 std::string quoteSource(const Expr *E, const ASTContext &Context) {
   const SourceManager &SM = Context.getSourceManager();
   CharSourceRange Range = Lexer::makeFileCharRange(
@@ -25,7 +43,8 @@ std::string quoteSource(const Expr *E, const ASTContext &Context) {
     SourceLocation End = SM.getSpellingLoc(E->getEndLoc());
     if (Begin.isValid() && End.isValid() &&
         SM.getFileID(Begin) == SM.getFileID(End) &&
-        !SM.isBeforeInTranslationUnit(End, Begin))
+        !SM.isBeforeInTranslationUnit(End, Begin) &&
+        spelledWithin(E, Begin, End, SM))
       Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, End),
                                   SM, Context.getLangOpts());
     // A stretch that runs across other code is not the expression.

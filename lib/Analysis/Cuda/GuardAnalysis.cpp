@@ -1330,6 +1330,17 @@ void GuardDataflow::evaluate(const Expr *E, int64_t Offset,
     evaluate(CO->getFalseExpr(), Offset, WhenFalse, Result);
     return;
   }
+  // `__mul24(row, w)`, the 24-bit product of the SDK's index macros, is a
+  // product: each factor needs its own bound.
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->getIdentifier() && Call->getNumArgs() == 2 &&
+        llvm::is_contained({"__mul24", "__umul24"}, Callee->getName())) {
+      evaluate(Call->getArg(0), 0, Facts, Result);
+      evaluate(Call->getArg(1), 0, Facts, Result);
+      return;
+    }
+  }
   // A call, a load or a conversion with no guard of its own.
   Result.Problems.push_back(Problem);
 }

@@ -330,7 +330,13 @@ bool derivesFromComparedValue(const Expr *Part,
   // The part's own variables: a bound on `row` elsewhere is evidence
   // (comparisonElsewhere()), not a derivation.
   llvm::SmallVector<const VarDecl *, 8> Own, Worklist;
-  collectReadVariables(Part, Own);
+  // A helper's result (`src[offsetOf(i, info)]`) is derived from its
+  // arguments: a bound on `i` there is a bound on what it maps `i` to.
+  if (const auto *Call = dyn_cast<CallExpr>(stripIndexCasts(Part)))
+    for (const Expr *Argument : Call->arguments())
+      collectReadVariables(Argument, Worklist);
+  else
+    collectReadVariables(Part, Own);
   for (const VarDecl *Var : Own)
     if (const VariableDefinition *Definition =
             Where.Provenance.definitionOf(Var))

@@ -212,6 +212,8 @@ struct float4 {
 __device__ float4 __ldcs(const float4 *Address);
 __device__ void __stcs(float4 *Address, float4 Value);
 __device__ int min(int, int);
+__device__ int __mul24(int, int);
+__device__ unsigned int __umul24(unsigned int, unsigned int);
 __device__ unsigned min(unsigned, unsigned);
 __device__ int max(int, int);
 __device__ unsigned max(unsigned, unsigned);

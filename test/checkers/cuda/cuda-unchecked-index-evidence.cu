@@ -1214,6 +1214,73 @@ void runPaddedColumnsOnly(int rows, int w) {
   cudaFree(halo);
 }
 
+// The offset a helper maps a guarded index to (pytorch_scatter's
+// IndexToOffset): the mapping bounds it, as it bounds a derived variable.
+struct StridedInfo {
+  int sizes[4];
+  int strides[4];
+  int dims;
+};
+__device__ int stridedOffset(int linear, const StridedInfo &info) {
+  int offset = 0;
+  for (int d = info.dims - 1; d >= 0; --d) {
+    offset += (linear % info.sizes[d]) * info.strides[d];
+    linear /= info.sizes[d];
+  }
+  return offset;
+}
+__global__ void gatherStrided(float *out, const float *src, StridedInfo info,
+                              int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = src[stridedOffset(i, info)];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: the index of 'src[stridedOffset(i, info)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+}
+// With no guard, the threads past the end map past it too.
+__global__ void gatherStridedUnguarded(float *out, const float *src,
+                                       StridedInfo info, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[stridedOffset(i, info)] = src[i];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the index of 'out[stridedOffset(i, info)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE+8]]:28: note: 'gatherStridedUnguarded' is launched with this grid, rounded up from the data size; the last block has threads past the end
+  // CHECK-NOTES: :[[@LINE-3]]:33: warning: index 'i' of 'src[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+5]]:28: note: 'gatherStridedUnguarded' is launched with this grid, rounded up from the data size; the last block has threads past the end
+}
+
+void runGatherStrided(float *out, const float *src, StridedInfo info, int n) {
+  gatherStrided<<<(n + 255) / 256, 256>>>(out, src, info, n);
+  gatherStridedUnguarded<<<(n + 255) / 256, 256>>>(out, src, info, n);
+}
+
+// The SDK's index macros multiply with __mul24: a product, each factor
+// bounded by its own guard.
+#define IMAD(a, b, c) (__mul24((a), (b)) + (c))
+__global__ void filterRows(float *dst, int w, int h) {
+  const int ix = IMAD(blockDim.x, blockIdx.x, threadIdx.x);
+  const int iy = IMAD(blockDim.y, blockIdx.y, threadIdx.y);
+  if (ix >= w || iy >= h)
+    return;
+  dst[IMAD(iy, w, ix)] = 0.f;
+}
+__global__ void filterRowsUnguarded(float *dst, int w, int h) {
+  const int ix = IMAD(blockDim.x, blockIdx.x, threadIdx.x);
+  const int iy = IMAD(blockDim.y, blockIdx.y, threadIdx.y);
+  if (ix >= w)
+    return;
+  dst[IMAD(iy, w, ix)] = 0.f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'iy' in the index of 'dst[IMAD(iy, w, ix)]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:13: note: 'iy' is computed here from 'blockDim.y', 'blockIdx.y' and 'threadIdx.y'
+  // CHECK-NOTES: :[[@LINE+5]]:15: note: 'filterRowsUnguarded' is launched with this grid, rounded up from the data size; the last block has threads past the end
+}
+
+void runFilterRows(float *dst, int w, int h) {
+  dim3 threads(16, 12);
+  dim3 blocks((w + 15) / 16, (h + 11) / 12);
+  filterRows<<<blocks, threads>>>(dst, w, h);
+  filterRowsUnguarded<<<blocks, threads>>>(dst, w, h);
+}
+
 // The end of each of n ranges, in a table of n + 1 entries that no name
 // marks as one.
 __global__ void rangeLengths(int *lengths, const int *firsts, int n) {

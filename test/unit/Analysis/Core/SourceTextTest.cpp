@@ -57,10 +57,12 @@ TEST(SourceTextTest, TextInAMacroBody) {
                             "BIND(g)\n"
                             "#define USE(x) use(x)\n"
                             "void h(int c) { USE(c + 1); }\n"
+                            "#define SCALE(a, b) use((a) * (b) + 1)\n"
+                            "void s(int x, int y) { SCALE(x, y); }\n"
                             "#define N 64\n"
                             "#define AT(i, j) use((i) + (j) * N)\n"
                             "void k(int i) { AT(i, 2); }\n"),
-            Texts({"a * b", "c + 1", "AT(i, 2)"}));
+            Texts({"a * b", "c + 1", "SCALE(x, y)", "AT(i, 2)"}));
 }
 
 } // namespace
