@@ -344,6 +344,14 @@ private:
   /// `x << 3`, a local set to one), 1 when none is known.
   int64_t constantFactorOf(const Expr *E, unsigned Depth = 0) const;
   std::optional<int64_t> leastValue(const Expr *E, unsigned Depth = 0) const;
+  /// Whether \p X is bounded by a width left after \p Y: `x < w` with
+  /// `w = end - y` keeps `y + x` below `end` (a window clamped to the data,
+  /// `w = min(hi, n) - inX`), however close `y` gets to `end`.
+  bool boundedTogether(const Expr *X, const Expr *Y, int64_t Offset,
+                       const FactSet &Facts) const;
+  /// Whether \p E is never negative: unsigned, or built from launch
+  /// builtins and non-negative constants (leastValue()).
+  bool isNonNegative(const Expr *E) const;
   /// Marks the problems of \p Part that a constant \p Offset below the
   /// vector width \p Term steps by leaves within one aligned vector.
   void markAlignedLanes(Judgement &Part, const Expr *Term,
@@ -388,6 +396,8 @@ private:
   mutable bool UpperTrusted = false;
   /// How deep evaluate() is in reading locals through their initialisers.
   mutable unsigned Substitutions = 0;
+  /// How deep addUpper() is in the terms of a guarded sum.
+  unsigned UpperDepth = 0;
   /// Set when the array being indexed is known by its name to hold one more
   /// element than the bound of its index (CSR row pointers, offsets).
   bool ExtentPlusOne = false;
@@ -607,6 +617,36 @@ void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
   if (ValueTerms.size() == 1 && ValueConstant != 0) {
     Value = ValueTerms.front();
     Slack -= ValueConstant;
+  }
+  // `ix + blockDim.x < nx`, or `k < n` with `k = i + offset` and `offset`
+  // unsigned: each term beside others that are never negative is below the
+  // bound too.
+  if (ValueTerms.size() == 1 && ValueConstant == 0 && UpperDepth < 2)
+    if (const Expr *Init = unchangedInit(Value)) {
+      llvm::SmallVector<const Expr *, 4> InitTerms;
+      int64_t InitConstant = 0;
+      flattenSum(Init, Context, InitTerms, InitConstant);
+      if (InitTerms.size() >= 2) {
+        ++UpperDepth;
+        addUpper(Init, Bound, Slack, Guard, Facts);
+        --UpperDepth;
+      }
+    }
+  if (ValueTerms.size() >= 2 && UpperDepth < 2) {
+    ++UpperDepth;
+    for (size_t I = 0; I < ValueTerms.size(); ++I) {
+      bool OthersNonNegative = true;
+      for (size_t J = 0; J < ValueTerms.size() && OthersNonNegative; ++J)
+        OthersNonNegative = I == J || isNonNegative(ValueTerms[J]);
+      // Launch coordinates keep the bound the launch gives them: a guard
+      // on `blockIdx.x * blockDim.x + threadIdx.x` says nothing of the
+      // block-local `threadIdx.x`.
+      ValueOrigin Origin = Provenance.originOf(ValueTerms[I]);
+      if (OthersNonNegative && needsBound(ValueTerms[I]) &&
+          !Origin.IsBareCoordinate && !Origin.isBlockLocal())
+        addUpper(ValueTerms[I], Bound, Slack - ValueConstant, Guard, Facts);
+    }
+    --UpperDepth;
   }
   if (!needsBound(Value))
     return;
@@ -1444,6 +1484,13 @@ void GuardDataflow::evaluateSum(const Expr *E, int64_t Offset,
     for (size_t I : Matched)
       Covered[I] = true;
   }
+  for (size_t I = 0; I < Terms.size(); ++I)
+    for (size_t J = 0; J < Terms.size(); ++J)
+      if (I != J && !Covered[I] && !Covered[J] &&
+          boundedTogether(Terms[I], Terms[J], Offset, Facts)) {
+        Covered[I] = Covered[J] = true;
+        Result.AnyBounded = true;
+      }
   const Expr *LaunchExtent = nullptr;
   // A uniform term that moves at run time (`t * TILE` in a tile loop).
   bool HasMovingOffset = false;
@@ -1572,6 +1619,39 @@ std::optional<int64_t> GuardDataflow::paddingOf(const Expr *Width,
   if (Terms.empty() || Constant <= 0)
     return std::nullopt;
   return Constant;
+}
+
+bool GuardDataflow::boundedTogether(const Expr *X, const Expr *Y,
+                                    int64_t Offset,
+                                    const FactSet &Facts) const {
+  const Expr *Width = nullptr;
+  if (const Fact *F = find(X, Facts);
+      F && F->UpperSlack && *F->UpperSlack + Offset <= 0)
+    Width = comparedBound(F->UpperGuard, X);
+  // A counter of a loop up to the width, which needs no bound of its own
+  // (`for (k = 0; k < w; ++k)`): the loop's test holds in its body.
+  else if (const VarDecl *Var = asLocalVariable(stripIndexCasts(X)))
+    if (const ForStmt *For = CounterLoops.lookup(Var))
+      if (std::optional<CountedLoop> Shape = countedLoop(*For, Context);
+          Shape && Shape->Test == BO_LT && Offset <= 0 && Shape->Step &&
+          *Shape->Step > 0 &&
+          For->getBody()->getSourceRange().fullyContains(X->getSourceRange()))
+        Width = Shape->Bound;
+  for (unsigned Depth = 0; Width && Depth < 4; ++Depth) {
+    const auto *Difference = dyn_cast<BinaryOperator>(stripIndexCasts(Width));
+    if (Difference && Difference->getOpcode() == BO_Sub)
+      return isSameValue(Difference->getRHS(), Y, Context);
+    Width = unchangedInit(Width);
+  }
+  return false;
+}
+
+bool GuardDataflow::isNonNegative(const Expr *E) const {
+  E = stripIndexCasts(E);
+  if (E->getType()->isUnsignedIntegerType())
+    return true;
+  std::optional<int64_t> Least = leastValue(E);
+  return Least && *Least >= 0;
 }
 
 int64_t GuardDataflow::constantFactorOf(const Expr *E, unsigned Depth) const {
@@ -1879,6 +1959,11 @@ void GuardDataflow::checkAccess(IndexedAccess Access, const FactSet &Facts,
     ExtentPlusOne = false;
     Judgement Offset;
     evaluate(Access.BaseOffset, 0, Facts, Offset);
+    // `xp = &x[inX]; for (k = 0; k < w; ++k) xp[k]` with `w = end - inX`.
+    if (!Offset.Problems.empty() &&
+        boundedTogether(stripIndexCasts(Access.Index), Access.BaseOffset, 0,
+                        Facts))
+      Offset.Problems.clear();
     if (!Offset.Problems.empty()) {
       Findings.push_back({Access, Offset.Problems});
       return;

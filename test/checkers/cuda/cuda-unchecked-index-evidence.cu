@@ -462,12 +462,11 @@ __global__ void westNeighbour(float *out, const float *J, int cols, int rows) {
   float west = J[indexW];
   // CHECK-NOTES: :[[@LINE-1]]:16: warning: index 'indexW' of 'J[indexW]' is -1 where 'by', 'bx' and 'ty' are 0; no guard bounds 'by', 'bx' and 'ty' from below [cuda-unchecked-index]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: 'indexW' is computed here from 'by', 'bx' and 'ty'
-  // Off the first column of blocks, or one row in, it is not below zero;
-  // how far it reaches is the launch's to say.
+  // Off the first column of blocks it is not below zero, and the guard on
+  // `TILE * bx + tx` bounds its column term; one row further down is the
+  // launch's to say.
   if (bx > 0)
     west += J[indexW];
-  // CHECK-NOTES-STRICT: :[[@LINE-1]]:13: warning: index 'indexW' of 'J[indexW]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
-  // CHECK-NOTES-STRICT: :[[@LINE-9]]:7: note: 'indexW' is computed here from 'by', 'bx' and 'ty'
   int inner = cols * TILE * (by + 1) + TILE * bx + cols * ty - 1;
   west += J[inner];
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:11: warning: index 'inner' of 'J[inner]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
@@ -1279,6 +1278,86 @@ void runFilterRows(float *dst, int w, int h) {
   dim3 blocks((w + 15) / 16, (h + 11) / 12);
   filterRows<<<blocks, threads>>>(dst, w, h);
   filterRowsUnguarded<<<blocks, threads>>>(dst, w, h);
+}
+
+// A guard on a sum bounds each term beside terms that are never negative:
+// `ix + blockDim.x < nx` keeps `ix` below `nx` (the unrolled transpose), and
+// `k < n` with `k = i + offset`, `offset` unsigned, keeps `i` below `n`.
+__global__ void copyUnrolledPair(float *out, const float *in, int nx) {
+  unsigned int ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;
+  if (ix + blockDim.x < nx) {
+    out[ix] = in[ix];
+    out[ix + blockDim.x] = in[ix + blockDim.x];
+  }
+}
+__global__ void readShifted(float *c, const float *a, int n,
+                            unsigned int offset) {
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int k = i + offset;
+  if (k < n)
+    c[i] = a[k];
+}
+// A signed offset may be negative: `k < n` says nothing of `i`.
+__global__ void readShiftedSigned(float *c, const float *a, int n,
+                                  int offset) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int k = i + offset;
+  if (k < n && k >= 0)
+    c[i] = a[k];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'i' of 'c[i]' depends on the thread index and is not bounded by a guard on every path [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: 'i' is computed here from 'blockIdx.x', 'blockDim.x' and 'threadIdx.x'
+  // CHECK-NOTES: :[[@LINE+6]]:23: note: 'readShiftedSigned' is launched with this grid, rounded up from the data size; the last block has threads past the end
+}
+
+void runShifted(float *c, const float *a, int n) {
+  copyUnrolledPair<<<(n + 511) / 512, 256>>>(c, a, n);
+  readShifted<<<(n + 255) / 256, 256>>>(c, a, n, 3u);
+  readShiftedSigned<<<(n + 255) / 256, 256>>>(c, a, n, -3);
+}
+
+// A window clamped to the data (stylegan3's upfirdn2d): the start may be
+// the end itself, where the window is empty. Forming the address one past
+// the end is valid, and `inX + x` stays below `n` in a loop up to
+// `w = min(hi, n) - inX`.
+__global__ void windowSums(float *out, const float *x, const float **rows,
+                           int n, int taps, int outN) {
+  int o = blockIdx.x * blockDim.x + threadIdx.x;
+  if (o >= outN)
+    return;
+  int inX = min(max(o - 1, 0), n);
+  int w = min(max(o - 1 + taps, 0), n) - inX;
+  rows[o] = &x[inX];
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: the guard lets index 'inX' of 'x[inX]' reach its bound, one past the end [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:13: note: 'inX' can be equal to its bound past this guard
+  // CHECK-NOTES-STRICT: :[[@LINE+1]]:22: note: the same index reaches 'x[inX]' here
+  const float *xp = &x[inX];
+  float v = 0.f;
+  for (int k = 0; k < w; ++k)
+    v += xp[k] + x[inX + k];
+  out[o] = v;
+}
+// Handed to a call, the address is an access; and a window not shortened
+// by its start runs past the end.
+__global__ void windowSumsPast(float *out, const float *x, int n, int taps,
+                               int outN) {
+  int o = blockIdx.x * blockDim.x + threadIdx.x;
+  if (o >= outN)
+    return;
+  int inX = min(max(o - 1, 0), n);
+  int w = min(max(o - 1 + taps, 0), n);
+  atomicAdd(&out[inX], 1.f);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: the guard lets index 'inX' of 'out[inX]' reach its bound, one past the end [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-4]]:13: note: 'inX' can be equal to its bound past this guard
+  // CHECK-NOTES: :[[@LINE+3]]:10: note: the same index reaches 'x[inX + k]' here
+  float v = 0.f;
+  for (int k = 0; k < w; ++k)
+    v += x[inX + k];
+  out[o] = v;
+}
+
+void runWindowSums(float *out, const float *x, const float **rows, int n) {
+  windowSums<<<(n + 255) / 256, 256>>>(out, x, rows, n, 4, n);
+  windowSumsPast<<<(n + 255) / 256, 256>>>(out, x, n, 4, n);
 }
 
 // The end of each of n ranges, in a table of n + 1 entries that no name
