@@ -157,21 +157,53 @@ bool DivByZeroCheck::isReported(DivisionKind Kind,
   return false;
 }
 
+/// The field \p Name of the record \p Type names, looking through
+/// references and, for a template's dependent type, into the template.
+static const FieldDecl *fieldOf(QualType Type, DeclarationName Name) {
+  Type = Type.getNonReferenceType();
+  const CXXRecordDecl *Record = Type->getAsCXXRecordDecl();
+  if (const auto *Specialization = Type->getAs<TemplateSpecializationType>())
+    if (const auto *Template = dyn_cast_or_null<ClassTemplateDecl>(
+            Specialization->getTemplateName().getAsTemplateDecl()))
+      Record = Template->getTemplatedDecl();
+  if (!Record || !Record->hasDefinition())
+    return nullptr;
+  for (const NamedDecl *Found : Record->getDefinition()->lookup(Name))
+    if (const auto *Field = dyn_cast<FieldDecl>(Found))
+      return Field;
+  return nullptr;
+}
+
+/// Whether \p E is a fixed array member of a struct reached by value or
+/// reference (`info.sizes`), as written or in a template.
+static bool isDescriptorArray(const Expr *E) {
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return !Member->isArrow() &&
+           Member->getMemberDecl()->getType()->isConstantArrayType() &&
+           isa<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
+  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(E)) {
+    if (Member->isArrow() || Member->isImplicitAccess())
+      return false;
+    const auto *Base =
+        dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
+    const FieldDecl *Field =
+        Base ? fieldOf(Base->getDecl()->getType(), Member->getMember())
+             : nullptr;
+    return Field && Field->getType()->isConstantArrayType();
+  }
+  return false;
+}
+
 /// Whether \p E reads an element of an array: `counts[b]`, `*count`; not
 /// a field of a configuration struct (`cfg->num_procs`), which holds one
 /// value set up front.
 static bool isElementLoad(const Expr *E) {
   E = E->IgnoreParenCasts();
-  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
     // A fixed array of a descriptor reached by value or reference
     // (`info.sizes[d]` of a tensor's TensorInfo) holds its shape, set up
     // front like a configuration field.
-    const auto *Member =
-        dyn_cast<MemberExpr>(Subscript->getBase()->IgnoreParenImpCasts());
-    return !Member || Member->isArrow() ||
-           !Member->getMemberDecl()->getType()->isConstantArrayType() ||
-           !isa<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts());
-  }
+    return !isDescriptorArray(Subscript->getBase()->IgnoreParenImpCasts());
   if (const auto *Deref = dyn_cast<UnaryOperator>(E))
     return Deref->getOpcode() == UO_Deref;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))

@@ -118,6 +118,24 @@ __device__ int offsetOf(int linear, const TensorInfo &info) {
   return offset;
 }
 
+// The same in a template, where the descriptor's type is dependent.
+template <typename T> struct TypedInfo {
+  T *data;
+  int sizes[8];
+  int dims;
+};
+template <typename T>
+__device__ int typedOffsetOf(int linear, const TypedInfo<T> &info) {
+  int offset = 0;
+  for (int d = info.dims - 1; d >= 0; --d) {
+    offset += linear % info.sizes[d];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:22: warning: remainder by 'info.sizes[d]', which may be zero [cuda-div-by-zero]
+    linear /= info.sizes[d];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: division by 'info.sizes[d]', which may be zero [cuda-div-by-zero]
+  }
+  return offset;
+}
+
 __global__ void gatherByInfo(float *out, const float *src, TensorInfo info,
                              const int *bucketSizes, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
