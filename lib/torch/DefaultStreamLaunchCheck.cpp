@@ -22,14 +22,13 @@ void DefaultStreamLaunchCheck::check(const MatchFinder::MatchResult &Result) {
   auto Accessors = tensorMemoryArguments(*Launch);
   if (Accessors.empty() || !launchesOnDefaultStream(*Launch))
     return;
-  const FunctionDecl *Kernel = Launch->getDirectCallee();
   std::string Tensor = quoteSource(
       Accessors.front()->getImplicitObjectArgument(), *Result.Context);
   diag(Launch->getBeginLoc(),
        "kernel '%0' on the memory of '%1' runs on the default stream, not on "
        "PyTorch's current stream: it is not ordered with the work PyTorch "
        "queued on '%1'")
-      << (Kernel ? Kernel->getName() : "") << Tensor;
+      << launchedKernelName(*Launch, *Result.Context) << Tensor;
   diag(Launch->getConfig()->getBeginLoc(),
        "pass 'at::cuda::getCurrentCUDAStream()' as the launch's stream, the "
        "fourth value between '<<<' and '>>>'",

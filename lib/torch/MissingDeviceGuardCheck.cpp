@@ -57,12 +57,11 @@ void MissingDeviceGuardCheck::check(const MatchFinder::MatchResult &Result) {
 
   const Expr *Tensor = Accessors.front()->getImplicitObjectArgument();
   std::string TensorText = quoteSource(Tensor, Context);
-  const FunctionDecl *Kernel = Launch->getDirectCallee();
   diag(Launch->getBeginLoc(),
        "kernel '%0' is launched on the memory of '%1' with no device guard: "
        "on a host with several GPUs it runs on the current device, not on "
        "'%1''s")
-      << (Kernel ? Kernel->getName() : "") << TensorText;
+      << launchedKernelName(*Launch, Context) << TensorText;
   diag(Defining->getBody()->getBeginLoc(),
        "make the tensor's device current first, e.g. 'const "
        "at::cuda::OptionalCUDAGuard device_guard(device_of(%0));'",

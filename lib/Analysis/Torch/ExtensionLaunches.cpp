@@ -1,6 +1,7 @@
 //===--- ExtensionLaunches.cpp - Kernels launched on tensor data ----------===//
 
 #include "Analysis/Torch/ExtensionLaunches.h"
+#include "Analysis/Core/SourceText.h"
 #include "Analysis/Torch/TorchApi.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -139,6 +140,18 @@ bool launchesOnDefaultStream(const CUDAKernelCallExpr &Launch) {
   if (const auto *Literal = dyn_cast<IntegerLiteral>(Stream))
     return Literal->getValue() == 0;
   return false;
+}
+
+std::string launchedKernelName(const CUDAKernelCallExpr &Launch,
+                               const ASTContext &Context) {
+  if (const FunctionDecl *Kernel = Launch.getDirectCallee();
+      Kernel && Kernel->getIdentifier())
+    return Kernel->getName().str();
+  if (const auto *Lookup =
+          dyn_cast<OverloadExpr>(Launch.getCallee()->IgnoreParenImpCasts()))
+    if (const IdentifierInfo *Name = Lookup->getName().getAsIdentifierInfo())
+      return Name->getName().str();
+  return quoteSource(Launch.getCallee(), Context);
 }
 
 } // namespace gpuguard::torch

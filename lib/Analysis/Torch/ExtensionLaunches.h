@@ -17,6 +17,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallVector.h"
+#include <string>
 
 namespace gpuguard::torch {
 
@@ -44,6 +45,12 @@ bool isDeviceGuardType(clang::QualType Type);
 /// Whether \p Launch runs on the legacy default stream: no stream in its
 /// configuration, or a literal 0 or null.
 bool launchesOnDefaultStream(const clang::CUDAKernelCallExpr &Launch);
+
+/// The name of the kernel \p Launch launches, also where a template leaves
+/// it unresolved (`multi_tensor_apply_kernel<<<...>>>` in apex's
+/// dispatcher); its source text when it has no name.
+std::string launchedKernelName(const clang::CUDAKernelCallExpr &Launch,
+                               const clang::ASTContext &Context);
 
 } // namespace gpuguard::torch
 

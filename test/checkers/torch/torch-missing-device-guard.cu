@@ -74,6 +74,18 @@ void guardedBySetDevice(torch::Tensor Input) {
   scaleKernel<<<1, 256>>>(Input.data_ptr<float>(), Input.data_ptr<float>(), 1);
 }
 
+// A template's launch, whose kernel stays unresolved until instantiation
+// (apex's multi_tensor_apply): named all the same.
+template <typename Op>
+__global__ void applyKernel(float *out, const float *in, Op op) {}
+template <typename Op> void launchApply(torch::Tensor Input, Op op) {
+  applyKernel<<<1, 256>>>(Input.data_ptr<float>(), Input.data_ptr<float>(),
+                          op);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: kernel 'applyKernel' is launched on the memory of 'Input' with no device guard: on a host with several GPUs it runs on the current device, not on 'Input''s [torch-missing-device-guard]
+  // CHECK-NOTES: :[[@LINE-4]]:69: note: make the tensor's device current first, e.g. 'const at::cuda::OptionalCUDAGuard device_guard(device_of(Input));'
+}
+template void launchApply<int>(torch::Tensor, int);
+
 // PyTorch 2's switches, as pytorch_cluster's radius() uses them.
 void guardedByMaybeSetDevice(torch::Tensor Input) {
   c10::cuda::MaybeSetDevice(Input.device().index());
