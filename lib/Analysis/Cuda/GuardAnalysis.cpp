@@ -349,9 +349,10 @@ private:
   /// `w = min(hi, n) - inX`), however close `y` gets to `end`.
   bool boundedTogether(const Expr *X, const Expr *Y, int64_t Offset,
                        const FactSet &Facts) const;
-  /// Whether \p E is never negative: unsigned, or built from launch
-  /// builtins and non-negative constants (leastValue()).
-  bool isNonNegative(const Expr *E) const;
+  /// The least value of \p E when it is never negative: built from launch
+  /// builtins and non-negative constants (leastValue()), or 0 for an
+  /// unsigned value; none when it may be negative.
+  std::optional<int64_t> leastNonNegative(const Expr *E) const;
   /// Marks the problems of \p Part that a constant \p Offset below the
   /// vector width \p Term steps by leaves within one aligned vector.
   void markAlignedLanes(Judgement &Part, const Expr *Term,
@@ -635,16 +636,23 @@ void GuardDataflow::addUpper(const Expr *Value, const Expr *Bound,
   if (ValueTerms.size() >= 2 && UpperDepth < 2) {
     ++UpperDepth;
     for (size_t I = 0; I < ValueTerms.size(); ++I) {
-      bool OthersNonNegative = true;
-      for (size_t J = 0; J < ValueTerms.size() && OthersNonNegative; ++J)
-        OthersNonNegative = I == J || isNonNegative(ValueTerms[J]);
+      // The least the other terms add: `ix + blockDim.x - 1 < nx` keeps
+      // `ix` below `nx`, as `blockDim.x` is at least 1.
+      std::optional<int64_t> OthersLeast = 0;
+      for (size_t J = 0; J < ValueTerms.size() && OthersLeast; ++J)
+        if (I != J) {
+          std::optional<int64_t> Least = leastNonNegative(ValueTerms[J]);
+          OthersLeast =
+              Least ? std::optional(*OthersLeast + *Least) : std::nullopt;
+        }
       // Launch coordinates keep the bound the launch gives them: a guard
       // on `blockIdx.x * blockDim.x + threadIdx.x` says nothing of the
       // block-local `threadIdx.x`.
       ValueOrigin Origin = Provenance.originOf(ValueTerms[I]);
-      if (OthersNonNegative && needsBound(ValueTerms[I]) &&
+      if (OthersLeast && needsBound(ValueTerms[I]) &&
           !Origin.IsBareCoordinate && !Origin.isBlockLocal())
-        addUpper(ValueTerms[I], Bound, Slack - ValueConstant, Guard, Facts);
+        addUpper(ValueTerms[I], Bound, Slack - ValueConstant - *OthersLeast,
+                 Guard, Facts);
     }
     --UpperDepth;
   }
@@ -1646,12 +1654,14 @@ bool GuardDataflow::boundedTogether(const Expr *X, const Expr *Y,
   return false;
 }
 
-bool GuardDataflow::isNonNegative(const Expr *E) const {
+std::optional<int64_t> GuardDataflow::leastNonNegative(const Expr *E) const {
   E = stripIndexCasts(E);
-  if (E->getType()->isUnsignedIntegerType())
-    return true;
   std::optional<int64_t> Least = leastValue(E);
-  return Least && *Least >= 0;
+  if (Least && *Least >= 0 && *Least < (int64_t(1) << 20))
+    return Least;
+  if (E->getType()->isUnsignedIntegerType())
+    return 0;
+  return std::nullopt;
 }
 
 int64_t GuardDataflow::constantFactorOf(const Expr *E, unsigned Depth) const {

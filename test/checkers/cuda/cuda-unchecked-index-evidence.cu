@@ -1289,6 +1289,17 @@ __global__ void copyUnrolledPair(float *out, const float *in, int nx) {
     out[ix] = in[ix];
     out[ix + blockDim.x] = in[ix + blockDim.x];
   }
+  // A block is at least one thread wide: `ix` stays below `nx`, and one
+  // past it too where the guard leaves a block's room.
+  if (ix + blockDim.x - 1 < nx)
+    out[ix] = in[ix];
+  if (ix + blockDim.x < nx)
+    out[ix + 1] = in[ix];
+  // Two back lets `ix` reach `nx` (in a one-thread block).
+  if (ix + blockDim.x - 2 < nx)
+    out[ix] = 0.f;
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: the guard lets index 'ix' of 'out[ix]' reach its bound, one past the end [cuda-unchecked-index]
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: note: 'ix' can be equal to its bound past this guard
 }
 __global__ void readShifted(float *c, const float *a, int n,
                             unsigned int offset) {

@@ -40,6 +40,31 @@ TEST(GuardAnalysisTest, UnguardedGlobalIndex) {
             Lines({2, 2}));
 }
 
+TEST(GuardAnalysisTest, GuardOnASumBoundsItsTerms) {
+  // Beside terms never negative (a launch extent, an unsigned offset),
+  // less what they add at least; a signed offset may be negative.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "unsigned off = m;\n"
+                           "if (i + blockDim.x < n) out[i + 1] = 1;\n"
+                           "if (i + blockDim.x - 1 < n) out[i] = 2;\n"
+                           "if (i + off < n) out[i] = 3;\n"
+                           "if (i + m < n) out[i] = 4;\n"
+                           "if (i + blockDim.x - 2 < n) out[i] = 5;"),
+            Lines({6, 7}));
+}
+
+TEST(GuardAnalysisTest, WindowLeftAfterItsStart) {
+  // `w = end - start`: a loop up to it keeps `start + k` below `end`.
+  EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +
+                           "if (i >= n) return;\n"
+                           "int s = min(i, n);\n"
+                           "int w = min(i + 4, n) - s;\n"
+                           "for (int k = 0; k < w; ++k) out[s + k] = 1;\n"
+                           "int v = min(i + 4, n);\n"
+                           "for (int k = 0; k < v; ++k) out[s + k] = 2;"),
+            Lines({7}));
+}
+
 TEST(GuardAnalysisTest, IfGuard) {
   EXPECT_EQ(unguardedLines(std::string(GlobalIndex) + "if (i < n) out[i] = 1;\n"
                                                       "out[i] = 2;"),
