@@ -77,14 +77,6 @@ void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-/// Kernels launched from device code need dynamic parallelism, which Clang
-/// does not compile; only host code is analysed for launches.
-static bool isDeviceOnly(const FunctionDecl &Function) {
-  return Function.hasAttr<CUDAGlobalAttr>() ||
-         (Function.hasAttr<CUDADeviceAttr>() &&
-          !Function.hasAttr<CUDAHostAttr>());
-}
-
 /// The name to show for the function \p Call calls. API functions are named
 /// as the user writes them, without the suffixes of the header macros.
 static std::string displayedCallee(const CallExpr &Call,

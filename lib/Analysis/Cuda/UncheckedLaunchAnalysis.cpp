@@ -307,6 +307,12 @@ std::vector<UncheckedLaunch> findUncheckedLaunches(
   return LaunchDataflow(Function, Context, Classify, SurfacesAllErrors).run();
 }
 
+bool isDeviceOnly(const FunctionDecl &Function) {
+  return Function.hasAttr<CUDAGlobalAttr>() ||
+         (Function.hasAttr<CUDADeviceAttr>() &&
+          !Function.hasAttr<CUDAHostAttr>());
+}
+
 LauncherHabit launcherHabit(
     ASTContext &Context, const CallSites &Calls,
     llvm::function_ref<bool(const FunctionDecl &)> LeavesLaunchPending) {
@@ -316,10 +322,7 @@ LauncherHabit launcherHabit(
   for (const CallSite &Site : Calls.all()) {
     const FunctionDecl *Launcher = Site.Caller;
     if (!isa<CUDAKernelCallExpr>(Site.Call) || !Launcher ||
-        !Launcher->hasBody() || Launcher->isMain() ||
-        Launcher->hasAttr<CUDAGlobalAttr>() ||
-        (Launcher->hasAttr<CUDADeviceAttr>() &&
-         !Launcher->hasAttr<CUDAHostAttr>()) ||
+        !Launcher->hasBody() || Launcher->isMain() || isDeviceOnly(*Launcher) ||
         !SM.isInMainFile(SM.getExpansionLoc(Launcher->getLocation())) ||
         !Seen.insert(CallSites::key(*Launcher)).second)
       continue;

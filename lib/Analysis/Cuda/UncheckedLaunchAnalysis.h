@@ -85,6 +85,11 @@ std::vector<UncheckedLaunch> findUncheckedLaunches(
 
 class CallSites;
 
+/// Whether \p Function runs on the device only (a kernel, a `__device__`
+/// function): launches from device code need dynamic parallelism, which
+/// Clang does not compile, so only host code is analysed for launches.
+bool isDeviceOnly(const clang::FunctionDecl &Function);
+
 /// How the launchers of a translation unit's main file treat their own
 /// launches: the host functions, other than `main`, that launch a kernel.
 struct LauncherHabit {
