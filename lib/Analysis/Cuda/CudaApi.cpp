@@ -1,6 +1,7 @@
 //===--- CudaApi.cpp - CUDA runtime and driver API calls ------------------===//
 
 #include "Analysis/Cuda/CudaApi.h"
+#include "Analysis/Core/EnclosingNodes.h"
 #include "Analysis/Core/ResultUse.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -150,20 +151,7 @@ bool isStatusRead(const CallExpr &Call,
       getResultUse(Call, Context) != ResultUse::Used)
     return false;
   // The call as an argument of another: `checkCuda(cudaSetDevice(d))`.
-  const Expr *Argument = &Call;
-  const CallExpr *Handler = nullptr;
-  for (unsigned Depth = 0; Depth < 4 && !Handler; ++Depth) {
-    DynTypedNodeList Parents = Context.getParents(*Argument);
-    if (Parents.size() != 1)
-      break;
-    if (const auto *Outer = Parents[0].get<CallExpr>())
-      Handler = Outer;
-    else if (const auto *Wrapper = Parents[0].get<Expr>();
-             Wrapper && (isa<ParenExpr, ImplicitCastExpr>(Wrapper)))
-      Argument = Wrapper;
-    else
-      break;
-  }
+  const auto *Handler = dyn_cast_or_null<CallExpr>(userOf(Call, Context).User);
   const FunctionDecl *Callee = Handler ? Handler->getDirectCallee() : nullptr;
   const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
   if (!Definition || !passesStatusThrough(*Definition, TypeNames, Context))

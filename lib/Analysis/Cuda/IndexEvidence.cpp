@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/IndexEvidence.h"
 #include "Analysis/Core/ComparedValues.h"
+#include "Analysis/Core/EnclosingNodes.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Cuda/BuiltinVariables.h"
 #include "Analysis/Cuda/KernelLaunches.h"
@@ -383,39 +384,21 @@ IndexEvidence launchPastAllocation(const UnguardedAccess &Access,
   return {IndexEvidenceKind::PastAllocation, nullptr, nullptr, Reach};
 }
 
-/// The one parent of \p E past parentheses and implicit casts, if any.
-const Stmt *parentPastParens(const Expr &E, ASTContext &Context) {
-  const Stmt *Child = &E;
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    DynTypedNodeList Parents = Context.getParents(*Child);
-    if (Parents.size() != 1)
-      return nullptr;
-    const auto *Parent = Parents[0].get<Stmt>();
-    if (!Parent)
-      // A variable's initialiser: its parent is the declaration.
-      return Parents[0].get<VarDecl>() ? Child : nullptr;
-    if (!isa<ParenExpr, ImplicitCastExpr>(Parent))
-      return Parent;
-    Child = Parent;
-  }
-  return nullptr;
-}
-
 /// Whether \p Access only forms an address that a pointer variable keeps
 /// (`const T *xp = &x[inX];`, `rows[i] = &x[inX];`): the address one past
 /// the end is a valid pointer, and what reads through it is judged there.
 /// An address handed to a call (`atomicAdd(&hist[i], 1)`) is an access.
 bool formsAddressOnly(const Expr &Access, ASTContext &Context) {
   const auto *AddressOf =
-      dyn_cast_or_null<UnaryOperator>(parentPastParens(Access, Context));
+      dyn_cast_or_null<UnaryOperator>(userOf(Access, Context).User);
   if (!AddressOf || AddressOf->getOpcode() != UO_AddrOf)
     return false;
-  const Stmt *User = parentPastParens(*AddressOf, Context);
-  if (User == AddressOf)
-    return true; // A variable's initialiser.
-  const auto *Assign = dyn_cast_or_null<BinaryOperator>(User);
+  ValueUser Use = userOf(*AddressOf, Context);
+  if (isa_and_nonnull<VarDecl>(Use.Declaration))
+    return true;
+  const auto *Assign = dyn_cast_or_null<BinaryOperator>(Use.User);
   return Assign && Assign->getOpcode() == BO_Assign &&
-         Assign->getRHS()->IgnoreParenImpCasts() == AddressOf;
+         Assign->getRHS() == Use.Operand;
 }
 
 /// A guard too weak for the allocation a launch in view passes: the

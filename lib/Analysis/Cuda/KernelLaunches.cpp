@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "Analysis/Core/CallSites.h"
+#include "Analysis/Core/EnclosingNodes.h"
 #include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/KnownCalls.h"
 #include "clang/AST/ASTContext.h"
@@ -287,26 +288,16 @@ bool isExactByRequirement(const Expr *Site, const Expr *Extent,
       roundedUpParts(Extent, Context);
   if (!Parts)
     return false;
-  DynTypedNode Child = DynTypedNode::create(*Site);
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Context.getParents(Child);
-    if (Parents.size() != 1)
-      return false;
-    const DynTypedNode &Parent = Parents[0];
-    if (Parent.get<Decl>() && !Parent.get<VarDecl>())
-      return false; // The function, a lambda: the requirement must be inside.
-    if (const auto *Block = Parent.get<CompoundStmt>()) {
-      const Stmt *Current = Child.get<Stmt>();
-      for (const Stmt *Before : Block->body()) {
-        if (Before == Current)
-          break;
-        if (requiresMultiple(Before, Parts->first, Parts->second, Context))
-          return true;
-      }
-    }
-    Child = Parent;
-  }
-  return false;
+  return anyEnclosingBlock(
+      *Site, Context, [&](const CompoundStmt &Block, const Stmt &Holder) {
+        for (const Stmt *Before : Block.body()) {
+          if (Before == &Holder)
+            break;
+          if (requiresMultiple(Before, Parts->first, Parts->second, Context))
+            return true;
+        }
+        return false;
+      });
 }
 
 const FunctionDecl *launchedKernel(const Expr *E) {

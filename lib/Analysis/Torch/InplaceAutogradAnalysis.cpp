@@ -1,6 +1,7 @@
 //===--- InplaceAutogradAnalysis.cpp - In-place writes autograd rejects ---===//
 
 #include "Analysis/Torch/InplaceAutogradAnalysis.h"
+#include "Analysis/Core/EnclosingNodes.h"
 #include "Analysis/Core/ForwardDataflow.h"
 #include "Analysis/Torch/TorchApi.h"
 #include "Analysis/Torch/TorchOps.h"
@@ -803,51 +804,46 @@ std::vector<bool> blocksReachingBackward(const CFG &Graph,
   return Reaches;
 }
 
+/// The grad mode a declaration of a LibTorch guard sets for the rest of
+/// its block: off for NoGradGuard and InferenceMode, as constructed for
+/// AutoGradMode.
+std::optional<bool> gradModeSetBy(const Decl *Declared, ASTContext &Context) {
+  const auto *Var = dyn_cast<VarDecl>(Declared);
+  const CXXRecordDecl *Class =
+      Var ? Var->getType()->getAsCXXRecordDecl() : nullptr;
+  if (!Class || !Class->getIdentifier() || !isLibTorchDecl(Class))
+    return std::nullopt;
+  StringRef Name = Class->getName();
+  if (Name == "NoGradGuard" || Name == "InferenceMode")
+    return false;
+  if (Name == "AutoGradMode") {
+    const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Var->getInit());
+    if (Construct && Construct->getNumArgs() == 1)
+      if (std::optional<int64_t> Value =
+              integerConstant(Construct->getArg(0), Context))
+        return *Value != 0;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 bool isUnderNoGrad(const Stmt &S, ASTContext &Context) {
-  DynTypedNode Child = DynTypedNode::create(S);
-  for (int Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Context.getParents(Child);
-    if (Parents.empty())
-      return false;
-    const DynTypedNode &Parent = Parents[0];
-    if (Parent.get<FunctionDecl>() || Parent.get<LambdaExpr>())
-      return false;
-    if (const auto *Compound = Parent.get<CompoundStmt>()) {
-      const Stmt *ChildStmt = Child.get<Stmt>();
-      std::optional<bool> Enabled;
-      for (const Stmt *Item : Compound->body()) {
-        if (Item == ChildStmt)
-          break;
-        const auto *Declaration = dyn_cast<DeclStmt>(Item);
-        if (!Declaration)
-          continue;
-        for (const Decl *Declared : Declaration->decls()) {
-          const auto *Var = dyn_cast<VarDecl>(Declared);
-          const CXXRecordDecl *Class =
-              Var ? Var->getType()->getAsCXXRecordDecl() : nullptr;
-          if (!Class || !Class->getIdentifier() || !isLibTorchDecl(Class))
-            continue;
-          StringRef Name = Class->getName();
-          if (Name == "NoGradGuard" || Name == "InferenceMode") {
-            Enabled = false;
-          } else if (Name == "AutoGradMode") {
-            const auto *Construct =
-                dyn_cast_or_null<CXXConstructExpr>(Var->getInit());
-            if (Construct && Construct->getNumArgs() == 1)
-              if (std::optional<int64_t> Value =
-                      integerConstant(Construct->getArg(0), Context))
-                Enabled = *Value != 0;
-          }
+  // The innermost block that sets the mode before S decides.
+  std::optional<bool> Enabled;
+  anyEnclosingBlock(
+      S, Context, [&](const CompoundStmt &Block, const Stmt &Holder) {
+        for (const Stmt *Item : Block.body()) {
+          if (Item == &Holder)
+            break;
+          if (const auto *Declaration = dyn_cast<DeclStmt>(Item))
+            for (const Decl *Declared : Declaration->decls())
+              if (std::optional<bool> Mode = gradModeSetBy(Declared, Context))
+                Enabled = Mode;
         }
-      }
-      if (Enabled)
-        return !*Enabled;
-    }
-    Child = Parent;
-  }
-  return false;
+        return Enabled.has_value();
+      });
+  return Enabled && !*Enabled;
 }
 
 std::vector<InplaceAutogradFinding>
