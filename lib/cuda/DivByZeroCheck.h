@@ -7,15 +7,16 @@
 /// It covers integer `/` and `%` by a parameter, a value loaded from memory or
 /// a difference, and floating-point division by a difference or a loaded count,
 /// whose inf or NaN later becomes a garbage index ("device-side assert
-/// triggered"). The reasoning lives in Analysis/NonZeroAnalysis; this check
-/// adds what CUDA guarantees (launch extents are positive), picks the divisions
-/// and words the diagnostics.
+/// triggered"). The reasoning lives in Analysis/NonZeroAnalysis (what is
+/// proven non-zero) and Analysis/DivisorEvidence (what shows a zero can
+/// occur); this check picks the divisions and words the diagnostics.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef GPUGUARD_CUDA_DIVBYZEROCHECK_H
 #define GPUGUARD_CUDA_DIVBYZEROCHECK_H
 
+#include "Analysis/Cuda/DivisorEvidence.h"
 #include "Analysis/Cuda/KernelLaunches.h"
 #include "Analysis/Cuda/LaunchArguments.h"
 #include "clang-tidy/ClangTidyCheck.h"
@@ -25,8 +26,6 @@
 #include <vector>
 
 namespace gpuguard {
-class ComparedValues;
-class NonZeroAnalysis;
 struct ZeroSource;
 } // namespace gpuguard
 
@@ -48,24 +47,9 @@ public:
 private:
   enum class DivisionKind { Integer, Remainder, FloatingPoint, Dependent };
   bool isReported(DivisionKind Kind, const ZeroSource &Source) const;
-  /// What shows that \p Source can be zero: the function tests the divisor
-  /// for zero on another path, a launch passes a value for it that can be
-  /// zero, the divisor is a difference of two values that can meet, or a
-  /// count loaded from an array. Empty when nothing does.
-  struct Evidence {
-    bool Found = false;
-    /// The launch whose argument can be zero, when that is the evidence.
-    std::optional<cuda::ZeroArgument> Launch;
-  };
-  Evidence evidenceFor(const ZeroSource &Source, const clang::Expr &Divisor,
-                       const clang::FunctionDecl &Function,
-                       const NonZeroAnalysis &Analysis,
-                       const ComparedValues &Compared,
-                       clang::ASTContext &Context);
   /// The launches of the translation unit's kernels, collected on first use.
   const KernelLaunches &launches(clang::ASTContext &Context);
   std::unique_ptr<KernelLaunches> Launches;
-  bool isCountName(llvm::StringRef Name) const;
   /// In `gpuguard instrument`: checks an integer divisor for zero at run
   /// time, and the values a floating-point division feeds into integer
   /// conversions for NaN and infinity. \p Flagged is the location of the
@@ -85,7 +69,7 @@ private:
   const bool CheckParameters;
   /// Words that mark a floating-point value loaded from memory as a count.
   const std::string CountNames;
-  std::vector<std::string> CountWords;
+  CountWords Counts;
 };
 
 } // namespace gpuguard::cuda
