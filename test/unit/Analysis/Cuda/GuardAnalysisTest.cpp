@@ -275,6 +275,43 @@ std::string firstProblemBound(const std::string &Body) {
   return Ref ? Ref->getDecl()->getNameAsString() : "<expr>";
 }
 
+/// Whether the first problem of the first unguarded access of `kernel` is
+/// a row within the padding of a halo layout.
+bool firstProblemWithinPaddedRows(const std::string &Body) {
+  auto Unit = parseCuda("__global__ void kernel(float *out, int n, int m) {\n" +
+                        Body + "\n}\n");
+  if (!Unit)
+    return false;
+  clang::ASTContext &Context = Unit->getASTContext();
+  const clang::FunctionDecl *Function = findFunction(Context, "kernel");
+  ThreadIndexProvenance Provenance(*Function, Context);
+  std::vector<UnguardedAccess> Findings =
+      findUnguardedAccesses(*Function, Context, Provenance, {});
+  EXPECT_FALSE(Findings.empty());
+  if (Findings.empty() || Findings.front().Problems.empty())
+    return false;
+  const IndexProblem &Problem = Findings.front().Problems.front();
+  EXPECT_EQ(Problem.Kind, IndexProblemKind::OffsetNotCovered);
+  return Problem.WithinPaddedRows;
+}
+
+TEST(GuardAnalysisTest, RowsWithinAPaddedLayout) {
+  // `w + 2` columns leave a halo column on each side and imply a halo row
+  // above and below: rows `i + 1` and `i + 2` are the buffer's.
+  EXPECT_TRUE(firstProblemWithinPaddedRows(
+      std::string(GlobalIndex) + "if (i < n) out[(i + 1) * (m + 2)] = 0;"));
+  EXPECT_TRUE(firstProblemWithinPaddedRows(
+      std::string(GlobalIndex) +
+      "int w = m + 2;\nif (i < n) out[(i + 2) * w + 1] = 0;"));
+  EXPECT_TRUE(firstProblemWithinPaddedRows(
+      std::string(GlobalIndex) + "if (i < n) out[(1 + i) * (2 + m)] = 0;"));
+  // Past the padding, and no padding at all.
+  EXPECT_FALSE(firstProblemWithinPaddedRows(
+      std::string(GlobalIndex) + "if (i < n) out[(i + 3) * (m + 2)] = 0;"));
+  EXPECT_FALSE(firstProblemWithinPaddedRows(
+      std::string(GlobalIndex) + "if (i < n) out[(i + 1) * m] = 0;"));
+}
+
 TEST(GuardAnalysisTest, OffsetsAndLaunchExtents) {
   // The offset written into a guard against a constant covers it.
   EXPECT_EQ(unguardedLines(std::string(GlobalIndex) +

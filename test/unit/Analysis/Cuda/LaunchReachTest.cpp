@@ -84,6 +84,21 @@ protected:
                                       *Visitor.Guard->getLHS(), *Visitor.Guard,
                                       Launches, Context);
   }
+  /// The launch that takes that subscript past its allocation at the
+  /// largest value the kernel's first comparison lets its left side take.
+  std::optional<ReachPastAllocation> guardedReach(const std::string &Kernel,
+                                                  const std::string &Host) {
+    auto [K, Access] = parse(Kernel, Host);
+    if (!Access || !Visitor.Guard) {
+      ADD_FAILURE() << "no guard";
+      return std::nullopt;
+    }
+    clang::ASTContext &Context = Unit->getASTContext();
+    KernelLaunches Launches(Context);
+    return guardedReachPastAllocation(*K, *Access->getBase(), *Access->getIdx(),
+                                      *Visitor.Guard->getLHS(), *Visitor.Guard,
+                                      Launches, Context);
+  }
   /// The fewest elements every launch passes `p` in by.
   std::optional<int64_t> leastOffset(const std::string &Host) {
     auto [K, Access] = parse("p[threadIdx.x] = 0.0f;", Host);
@@ -251,6 +266,31 @@ TEST_F(LaunchReachTest, GuardTooWeakForTheAllocation) {
       "int m = atoi(argv[1]);\n"
       "float *d; cudaMalloc((void **)&d, (m + 2) * 8 * sizeof(float));\n"
       "k<<<(n + 127) / 128, 128>>>(d, n);"));
+}
+
+TEST_F(LaunchReachTest, GuardedReachAtTheLargestValueTheGuardAllows) {
+  // n rows and no halo: where `i` is n - 1, row n starts at the end.
+  std::optional<ReachPastAllocation> Past = guardedReach(
+      HaloRow,
+      std::string(
+          "float *d; cudaMalloc((void **)&d, n * 8 * sizeof(float));\n") +
+          HaloLaunch);
+  ASSERT_TRUE(Past);
+  EXPECT_EQ(Past->Sample, 1024);
+  EXPECT_EQ(Past->GuardedValue, 1023);
+  EXPECT_EQ(Past->Reached, 8192);
+  EXPECT_EQ(Past->Count, 8192);
+  ASSERT_TRUE(Past->GuardedPart);
+  EXPECT_EQ(Past->GuardedPart, Visitor.Guard->getLHS());
+  // Halo rows below and above: inside.
+  EXPECT_FALSE(guardedReach(
+      HaloRow,
+      std::string(
+          "float *d; cudaMalloc((void **)&d, (n + 2) * 8 * sizeof(float));\n") +
+          HaloLaunch));
+  // A buffer from outside the launcher says nothing.
+  EXPECT_FALSE(guardedReach(HaloRow, "k<<<(n + 127) / 128, 128>>>((float "
+                                     "*)argv[0], n);"));
 }
 
 TEST_F(LaunchReachTest, LeastOffsetOfEveryLaunch) {
