@@ -431,6 +431,47 @@ bool allocationsHoldGuardedReach(const UnguardedAccess &Access,
       *Problem.Guard, Where.Launches, Where.Context);
 }
 
+/// Whether a comparison in \p Problem's guard keeps \p Problem's part plus
+/// a block extent below the bound (`ix + blockDim.x < nx`) and every launch
+/// in view makes that extent at least the offset the index adds: `in[ti +
+/// BDIMX]` where every block is BDIMX threads across.
+bool launchedBlocksCoverOffset(const IndexProblem &Problem,
+                               const IndexEvidenceContext &Where) {
+  if (!Problem.Guard || !Problem.Part || Problem.Offset <= 0 ||
+      !Where.Function.hasAttr<CUDAGlobalAttr>())
+    return false;
+  return anyStatement(Problem.Guard, [&](const Stmt *S) {
+    const auto *Compare = dyn_cast<BinaryOperator>(S);
+    if (!Compare || !Compare->isRelationalOp())
+      return false;
+    BinaryOperatorKind Kind = Compare->getOpcode();
+    const Expr *Lesser =
+        Kind == BO_LT || Kind == BO_LE ? Compare->getLHS() : Compare->getRHS();
+    llvm::SmallVector<const Expr *, 4> Terms;
+    int64_t Room = 0;
+    flattenSum(Lesser, Where.Context, Terms, Room);
+    bool HasPart = false;
+    for (const Expr *Term : Terms) {
+      if (!HasPart && isSameValue(Term, Problem.Part, Where.Context)) {
+        HasPart = true;
+        continue;
+      }
+      std::optional<BuiltinComponent> Extent = getBuiltinComponent(Term);
+      if (!Extent || Extent->Kind != BuiltinVariable::BlockDim)
+        return false;
+      std::optional<int64_t> Least = Where.Launches.leastConstantBlockExtent(
+          Where.Function, Extent->Dimension - 'x');
+      if (!Least)
+        return false;
+      Room += *Least;
+    }
+    // `ix + b < nx` keeps `ix + b` below `nx`; `ix + b <= nx`, `ix + b - 1`.
+    if (Kind == BO_LE || Kind == BO_GE)
+      --Room;
+    return HasPart && Terms.size() > 1 && Problem.Offset <= Room;
+  });
+}
+
 /// `t * TILE + tx` with `t` counting the tiles of a loop that stops before
 /// a partial one (`for (t = 0; t < K / TILE; ++t)`): every term that moves
 /// at run time is such a counter times its loop's tile width.
@@ -573,7 +614,8 @@ IndexEvidence evidenceFor(const UnguardedAccess &Access,
     if (Problem.WithinPaddedRows)
       return guardedLaunchPastAllocation(Access, Problem, Where);
     if (isUncoveredOffsetEvidence(Access, Problem, Where))
-      return allocationsHoldGuardedReach(Access, Problem, Where)
+      return allocationsHoldGuardedReach(Access, Problem, Where) ||
+                     launchedBlocksCoverOffset(Problem, Where)
                  ? IndexEvidence{}
                  : IndexEvidence{IndexEvidenceKind::WeakGuard};
     return launchPastAllocation(Access, Where);

@@ -312,8 +312,8 @@ const FunctionDecl *launchedKernel(const Expr *E) {
 
 class LaunchCollector : public DynamicRecursiveASTVisitor {
 public:
-  using AddFn =
-      std::function<void(const FunctionDecl *, const Expr *, const Expr *)>;
+  using AddFn = std::function<void(const FunctionDecl *, const Expr *,
+                                   const Expr *, const Expr *)>;
   explicit LaunchCollector(AddFn Add) : Add(std::move(Add)) {
     ShouldVisitTemplateInstantiations = true;
   }
@@ -322,7 +322,8 @@ public:
     const CallExpr *Config = Launch->getConfig();
     if (const FunctionDecl *Kernel = Launch->getDirectCallee();
         Kernel && Config && Config->getNumArgs() > 0)
-      Add(Kernel, Launch, Config->getArg(0));
+      Add(Kernel, Launch, Config->getArg(0),
+          Config->getNumArgs() > 1 ? Config->getArg(1) : nullptr);
     return true;
   }
 
@@ -334,7 +335,8 @@ public:
     if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
       return true;
     if (const FunctionDecl *Kernel = launchedKernel(Call->getArg(0)))
-      Add(Kernel, Call, Call->getArg(1));
+      Add(Kernel, Call, Call->getArg(1),
+          Call->getNumArgs() > 2 ? Call->getArg(2) : nullptr);
     return true;
   }
 
@@ -446,13 +448,14 @@ bool hasFixedValidConfiguration(const CUDAKernelCallExpr &Launch,
 }
 
 KernelLaunches::KernelLaunches(ASTContext &Context) : Context(Context) {
-  LaunchCollector Collector([&](const FunctionDecl *Kernel, const Expr *Site,
-                                const Expr *Grid) { add(Kernel, Site, Grid); });
+  LaunchCollector Collector(
+      [&](const FunctionDecl *Kernel, const Expr *Site, const Expr *Grid,
+          const Expr *Block) { add(Kernel, Site, Grid, Block); });
   Collector.TraverseAST(Context);
 }
 
 void KernelLaunches::add(const FunctionDecl *Kernel, const Expr *Site,
-                         const Expr *Grid) {
+                         const Expr *Grid, const Expr *Block) {
   std::vector<KernelLaunch> &Sites = Launches[CallSites::key(*Kernel)];
   if (llvm::any_of(Sites,
                    [&](const KernelLaunch &L) { return L.Site == Site; }))
@@ -460,8 +463,8 @@ void KernelLaunches::add(const FunctionDecl *Kernel, const Expr *Site,
   const Expr *RoundedUp = roundedUp(Grid, Context, 0);
   if (RoundedUp && isExactByRequirement(Site, RoundedUp, Context))
     RoundedUp = nullptr;
-  Sites.push_back(
-      {Site, RoundedUp, RoundedUp ? roundedUpDimensions(Grid, Context) : 0u});
+  Sites.push_back({Site, RoundedUp,
+                   RoundedUp ? roundedUpDimensions(Grid, Context) : 0u, Block});
 }
 
 llvm::ArrayRef<KernelLaunch>
@@ -479,6 +482,24 @@ KernelLaunches::firstRoundedUpLaunch(const FunctionDecl &Kernel,
     if (Launch.RoundedUpExtent && (Launch.RoundedUpDimensions & Dimensions))
       return &Launch;
   return nullptr;
+}
+
+std::optional<int64_t>
+KernelLaunches::leastConstantBlockExtent(const FunctionDecl &Kernel,
+                                         unsigned Axis) const {
+  std::optional<int64_t> Least;
+  for (const KernelLaunch &Launch : of(Kernel)) {
+    std::optional<llvm::SmallVector<int64_t, 3>> Extents =
+        Launch.Block ? constantExtents(Launch.Block, Context) : std::nullopt;
+    if (!Extents)
+      return std::nullopt;
+    // A dim3 leaves the extents it is not given at 1.
+    int64_t Extent = Axis < Extents->size() ? (*Extents)[Axis] : 1;
+    if (Extent <= 0)
+      return std::nullopt;
+    Least = Least ? std::min(*Least, Extent) : Extent;
+  }
+  return Least;
 }
 
 } // namespace gpuguard::cuda

@@ -43,6 +43,8 @@ struct KernelLaunch {
   /// thread's coordinates run past the data. All three when the grid's
   /// dimensions cannot be told apart.
   unsigned RoundedUpDimensions = 0;
+  /// The block argument as written; null when the launch has none.
+  const clang::Expr *Block = nullptr;
 };
 
 /// The extents of a launch configuration argument, x first: the arguments
@@ -77,9 +79,18 @@ public:
   const KernelLaunch *firstRoundedUpLaunch(const clang::FunctionDecl &Kernel,
                                            unsigned Dimensions = 7) const;
 
+  /// The fewest threads along \p Axis (x = 0, y = 1, z = 2) in a block of
+  /// any launch of \p Kernel, when every one is a constant (`<<<g, 256>>>`,
+  /// `dim3 block(BDIMX, BDIMY)`); none when one is not or there is no
+  /// launch. In every launch in view, `blockDim` along \p Axis is at least
+  /// that.
+  std::optional<int64_t>
+  leastConstantBlockExtent(const clang::FunctionDecl &Kernel,
+                           unsigned Axis) const;
+
 private:
   void add(const clang::FunctionDecl *Kernel, const clang::Expr *Site,
-           const clang::Expr *Grid);
+           const clang::Expr *Grid, const clang::Expr *Block);
 
   clang::ASTContext &Context;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<KernelLaunch>>

@@ -1326,6 +1326,54 @@ void runShifted(float *c, const float *a, int n) {
   readShiftedSigned<<<(n + 255) / 256, 256>>>(c, a, n, -3);
 }
 
+// A block extent the launches fix: `in[ti + TILE_W]` under `ix + blockDim.x
+// < nx` stays in its row when every launch in view makes blocks TILE_W
+// threads across (the unrolled transpose's BDIMX); not when one launch
+// makes them narrower, nor under `<=`, which leaves one less.
+#define TILE_W 16
+__global__ void transposeUnrolledTile(float *out, const float *in, int nx,
+                                      int ny) {
+  unsigned int ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned int ti = iy * nx + ix;
+  if (ix + blockDim.x < nx && iy < ny) {
+    out[ti] = in[ti];
+    out[ti + TILE_W] = in[ti + TILE_W];
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: index 'ti + TILE_W' of 'out[ti + TILE_W]' is not covered by the guard on 'ix' [cuda-unchecked-index]
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: guard here bounds 'ix', not 'ix + 16'
+    // CHECK-NOTES-STRICT: :[[@LINE-3]]:24: note: the same index reaches 'in[ti + TILE_W]' here
+  }
+}
+__global__ void transposeNarrowTile(float *out, const float *in, int nx,
+                                    int ny) {
+  unsigned int ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned int ti = iy * nx + ix;
+  if (ix + blockDim.x < nx && iy < ny)
+    out[ti + TILE_W] = in[ti];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'ti + TILE_W' of 'out[ti + TILE_W]' is not covered by the guard on 'ix' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'ix', not 'ix + 16'
+}
+__global__ void transposeTileInclusive(float *out, const float *in, int nx,
+                                       int ny) {
+  unsigned int ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned int ti = iy * nx + ix;
+  if (ix + blockDim.x <= nx && iy < ny)
+    out[ti + TILE_W] = in[ti];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: index 'ti + TILE_W' of 'out[ti + TILE_W]' is not covered by the guard on 'ix' [cuda-unchecked-index]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: guard here bounds 'ix', not 'ix + 16'
+}
+
+void runTransposes(float *out, const float *in, int nx, int ny) {
+  dim3 block(TILE_W, 16);
+  dim3 grid((nx + 2 * TILE_W - 1) / (2 * TILE_W), (ny + 15) / 16);
+  transposeUnrolledTile<<<grid, block>>>(out, in, nx, ny);
+  transposeNarrowTile<<<grid, block>>>(out, in, nx, ny);
+  transposeNarrowTile<<<grid, dim3(8, 16)>>>(out, in, nx, ny);
+  transposeTileInclusive<<<grid, block>>>(out, in, nx, ny);
+}
+
 // A window clamped to the data (stylegan3's upfirdn2d): the start may be
 // the end itself, where the window is empty. Forming the address one past
 // the end is valid, and `inX + x` stays below `n` in a loop up to

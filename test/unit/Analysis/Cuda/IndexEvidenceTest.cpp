@@ -151,6 +151,34 @@ TEST(IndexEvidenceTest, PaddedRowsAreJudgedByTheAllocation) {
             Judgements({{2, Kind::WeakGuard}}));
 }
 
+TEST(IndexEvidenceTest, BlockExtentFixedByTheLaunches) {
+  // `ix + blockDim.x < n` keeps `ix + 16` below `n` when every block in
+  // view is at least 16 threads across.
+  const char *Unrolled =
+      "unsigned ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "if (ix + blockDim.x < n) out[ix + 16] = in[ix];";
+  auto Launched = [](const std::string &Block) {
+    return "void host(float *o, float *d, int n) {\n"
+           "  kernel<<<(n + 31) / 32, " +
+           Block + ">>>(o, d, n);\n}";
+  };
+  EXPECT_EQ(judge(Unrolled, Launched("16")), Judgements({{2, Kind::None}}));
+  EXPECT_EQ(judge(Unrolled, Launched("dim3(32, 2)")),
+            Judgements({{2, Kind::None}}));
+  EXPECT_EQ(judge(Unrolled, Launched("8")), Judgements({{2, Kind::WeakGuard}}));
+  EXPECT_EQ(judge(Unrolled, Launched("n")), Judgements({{2, Kind::WeakGuard}}));
+  EXPECT_EQ(judge(Unrolled), Judgements({{2, Kind::WeakGuard}}));
+  // `<=` leaves one less; a block extent along another axis says nothing.
+  EXPECT_EQ(judge("unsigned ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "if (ix + blockDim.x <= n) out[ix + 16] = in[ix];",
+                  Launched("16")),
+            Judgements({{2, Kind::WeakGuard}}));
+  EXPECT_EQ(judge("unsigned ix = 2 * blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "if (ix + blockDim.y < n) out[ix + 16] = in[ix];",
+                  Launched("dim3(16, 2)")),
+            Judgements({{2, Kind::WeakGuard}}));
+}
+
 TEST(IndexEvidenceTest, TreeReductionStepAndLaunchExtents) {
   // `t + s` under `t < s` stays below twice the bound.
   EXPECT_EQ(judge("int t = threadIdx.x;\n"

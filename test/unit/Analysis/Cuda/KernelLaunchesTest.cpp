@@ -159,6 +159,31 @@ TEST_F(KernelLaunchesTest, FixedValidConfigurations) {
             (std::vector<bool>{true, true, true, false, false, false, false}));
 }
 
+TEST_F(KernelLaunchesTest, LeastConstantBlockExtent) {
+  auto Least = [&](unsigned Axis) {
+    return Launches->leastConstantBlockExtent(kernel(), Axis);
+  };
+  parse("#define BDIMX 16\n"
+        "dim3 block(BDIMX, 8);\n"
+        "kernel<<<(n + 15) / 16, block>>>(p, n);\n"
+        "const int threads = 32;\n"
+        "kernel<<<n, dim3(threads, 4)>>>(p, n);");
+  EXPECT_EQ(Least(0), 16);
+  EXPECT_EQ(Least(1), 4);
+  // The extents a dim3 is not given are 1.
+  EXPECT_EQ(Least(2), 1);
+  parse("kernel<<<n, 256>>>(p, n);");
+  EXPECT_EQ(Least(0), 256);
+  EXPECT_EQ(Least(1), 1);
+  // One launch whose block is not a constant, and none at all.
+  parse("kernel<<<n, 256>>>(p, n);\nkernel<<<n, m>>>(p, n);");
+  EXPECT_EQ(Least(0), std::nullopt);
+  parse("dim3 block(16);\nblock.x = m;\nkernel<<<n, block>>>(p, n);");
+  EXPECT_EQ(Least(0), std::nullopt);
+  parse("");
+  EXPECT_EQ(Least(0), std::nullopt);
+}
+
 TEST_F(KernelLaunchesTest, ZeroArguments) {
   parse("const int small = 1000 / 1024;\n"
         "kernel<<<1, 32>>>(p, small);");
