@@ -29,8 +29,9 @@ UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
     : ClangTidyCheck(Name, Context),
       CheckedFunctionsOption(Options.get("CheckedFunctions", "")),
       AllowVoidCast(Options.get("AllowVoidCast", true)),
-      CheckedReturnTypesOption(
-          Options.get("CheckedReturnTypes", DefaultStatusTypes)),
+      CheckedReturnTypesOption(Options.get(
+          "CheckedReturnTypes",
+          std::string(DefaultStatusTypes) + ";" + DefaultLibraryStatusTypes)),
       RequireCheckBeforeReturn(Options.get("RequireCheckBeforeReturn", true)),
       CheckTeardownResults(Options.get("CheckTeardownResults", false)),
       Strict(Options.get("Strict", false)) {
@@ -59,6 +60,7 @@ void UncheckedApiCallCheck::onStartOfTranslationUnit() {
   LeavesPending.clear();
   Calls.reset();
   MainFileChecks.reset();
+  MainFileChecksStatus.clear();
   Habit.reset();
   ReportedStatuses.clear();
 }
@@ -151,6 +153,10 @@ bool UncheckedApiCallCheck::isUncheckedStatus(const CallExpr &Call,
   // A readiness query's answer dropped flushes the queue; nothing failed.
   if (!Strict && isReadinessQuery(Api))
     return false;
+  // A failure leaves an output at its initial value, which the next
+  // statement tests.
+  if (!Strict && isCheckedThroughOutput(Call, Context))
+    return false;
   return !Teardown && !isHandled(Call, Context);
 }
 
@@ -163,6 +169,15 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
         R && R->instrumentsUnflagged() &&
         getResultUse(Call, Context) != ResultUse::Used)
       instrumentStatus(Call, Context, SourceLocation());
+    return;
+  }
+  // A library's status never becomes the thread's last error: dropped, it
+  // is lost at once. Where the file checks that status elsewhere, this drop
+  // is the oversight.
+  StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
+  if (!isLastErrorStatusType(Status)) {
+    if (Strict || mainFileChecksStatus(Status, Context))
+      instrumentStatus(Call, Context, reportDiscardedStatus(Call, Context));
     return;
   }
   // A failed call also leaves its error as the thread's last error: in host
@@ -197,6 +212,9 @@ UncheckedApiCallCheck::reportDiscardedStatus(const CallExpr &Call,
   else if (isSynchronizingApi(Api))
     Message = "the '%0' result of '%1' is discarded; it waits for the device "
               "and reports the faults of earlier kernels";
+  else if (!isLastErrorStatusType(Status))
+    Message = "the '%0' result of '%1' is discarded; a library's status is "
+              "not the last CUDA error, and no later check can read it";
   SourceLocation Loc = fileLoc(Call.getBeginLoc(), Context);
   diag(Loc, Message) << Status << displayedCallee(Call, Context)
                      << Call.getSourceRange();
@@ -326,7 +344,10 @@ PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
   }
   if (Strict)
     return PendingLaunchEffect::None;
-  if (isUncheckedStatus(Call, Context))
+  // A dropped library status is no last error for a later check to read.
+  if (isUncheckedStatus(Call, Context) &&
+      isLastErrorStatusType(
+          returnedStatusType(Call, CheckedReturnTypes, Context)))
     return PendingLaunchEffect::Pending;
   return PendingLaunchEffect::None;
 }
@@ -350,6 +371,23 @@ bool UncheckedApiCallCheck::mainFileChecksErrors(ASTContext &Context) {
   }
   MainFileChecks = Checks;
   return Checks;
+}
+
+bool UncheckedApiCallCheck::mainFileChecksStatus(StringRef Status,
+                                                 ASTContext &Context) {
+  auto [Cached, Inserted] = MainFileChecksStatus.try_emplace(Status, false);
+  if (!Inserted)
+    return Cached->second;
+  const SourceManager &SM = Context.getSourceManager();
+  Cached->second =
+      llvm::any_of(callSites(Context).all(), [&](const CallSite &Site) {
+        const CallExpr &Call = *Site.Call;
+        return SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())) &&
+               returnedStatusType(Call, CheckedReturnTypes, Context) ==
+                   Status &&
+               getResultUse(Call, Context) == ResultUse::Used;
+      });
+  return Cached->second;
 }
 
 const LauncherHabit &UncheckedApiCallCheck::launcherHabit(ASTContext &Context) {

@@ -20,6 +20,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <optional>
@@ -85,6 +86,9 @@ private:
   /// file that checks nothing has chosen not to, and its unchecked calls
   /// are no evidence of an oversight.
   bool mainFileChecksErrors(clang::ASTContext &Context);
+  /// Whether the main file reads the result of a call that returns the
+  /// status type \p Status (an entry of CheckedReturnTypes).
+  bool mainFileChecksStatus(llvm::StringRef Status, clang::ASTContext &Context);
   const LauncherHabit &launcherHabit(clang::ASTContext &Context);
   PendingLaunchEffect classify(const clang::CallExpr &Call,
                                clang::ASTContext &Context);
@@ -160,6 +164,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesStatusPending;
   std::unique_ptr<CallSites> Calls;
   std::optional<bool> MainFileChecks;
+  llvm::StringMap<bool> MainFileChecksStatus;
   /// The main file's launchers: whether they check their own launches.
   std::optional<LauncherHabit> Habit;
   /// The dropped statuses reported, and where: the instrumented site of

@@ -85,7 +85,28 @@ public:
   }
   std::vector<const CUDAKernelCallExpr *> Launches;
 };
+
+class CallFinder : public RecursiveASTVisitor<CallFinder> {
+public:
+  explicit CallFinder(llvm::StringRef Callee) : Callee(Callee) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Direct = Call->getDirectCallee();
+    if (!Found && Direct && Direct->getIdentifier() &&
+        Direct->getName() == Callee)
+      Found = Call;
+    return true;
+  }
+  llvm::StringRef Callee;
+  const CallExpr *Found = nullptr;
+};
 } // namespace
+
+const CallExpr *findFirstCall(Decl &Root, llvm::StringRef Callee) {
+  CallFinder Finder(Callee);
+  Finder.TraverseDecl(&Root);
+  return Finder.Found;
+}
 
 std::vector<const CUDAKernelCallExpr *> findLaunches(Decl &Root) {
   LaunchCollector Collector;

@@ -46,6 +46,10 @@ unsigned lineInBody(const clang::FunctionDecl &Function,
 /// in source order.
 std::vector<const clang::CUDAKernelCallExpr *> findLaunches(clang::Decl &Root);
 
+/// The first call under \p Root of a function named \p Callee, lambda
+/// bodies included, or null.
+const clang::CallExpr *findFirstCall(clang::Decl &Root, llvm::StringRef Callee);
+
 /// The local variable named \p Name in \p Function, or null.
 const clang::VarDecl *findVariable(const clang::FunctionDecl &Function,
                                    llvm::StringRef Name);

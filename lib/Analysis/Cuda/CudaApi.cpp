@@ -2,6 +2,7 @@
 
 #include "Analysis/Cuda/CudaApi.h"
 #include "Analysis/Core/EnclosingNodes.h"
+#include "Analysis/Core/ExprShape.h"
 #include "Analysis/Core/ResultUse.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -15,6 +16,19 @@ namespace gpuguard {
 
 const char DefaultStatusTypes[] =
     "cudaError_t;cudaError;CUresult;cudaError_enum";
+
+// From the toolkit's headers (cublas_api.h, cusparse.h, cusolver_common.h,
+// cufft.h, curand.h, nvrtc.h, nvjpeg.h, npp's nppdefs.h), cuDNN's cudnn.h
+// and NCCL's nccl.h.
+const char DefaultLibraryStatusTypes[] =
+    "cublasStatus_t;cusparseStatus_t;cusolverStatus_t;cufftResult;"
+    "cufftResult_t;curandStatus_t;curandStatus;nvrtcResult;nvjpegStatus_t;"
+    "NppStatus;cudnnStatus_t;ncclResult_t";
+
+bool isLastErrorStatusType(llvm::StringRef TypeName) {
+  return llvm::is_contained(
+      {"cudaError_t", "cudaError", "CUresult", "cudaError_enum"}, TypeName);
+}
 
 llvm::SmallVector<const FunctionDecl *, 2>
 calleeCandidates(const CallExpr &Call) {
@@ -144,6 +158,35 @@ static bool readsBeyondReturn(const Stmt *S, const ParmVarDecl &Param) {
   });
 }
 
+bool isCheckedThroughOutput(const CallExpr &Call, ASTContext &Context) {
+  if (!isa_and_nonnull<CompoundStmt>(userOf(Call, Context).User))
+    return false;
+  // The locals the call writes through `&v`, holding a value from before.
+  llvm::SmallVector<const VarDecl *, 2> Outputs;
+  for (const Expr *Argument : Call.arguments())
+    if (const VarDecl *Var = addressedLocalVariable(Argument);
+        Var && !isa<ParmVarDecl>(Var) && Var->hasInit())
+      Outputs.push_back(Var);
+  if (Outputs.empty())
+    return false;
+  const Stmt *Next = nullptr;
+  anyEnclosingBlock(Call, Context,
+                    [&](const CompoundStmt &Block, const Stmt &Holder) {
+                      const auto *It = llvm::find(Block.body(), &Holder);
+                      if (It != Block.body_end() && It + 1 != Block.body_end())
+                        Next = *(It + 1);
+                      return true; // The innermost block only.
+                    });
+  const auto *If = dyn_cast_or_null<IfStmt>(Next);
+  if (!If || !If->getCond())
+    return false;
+  llvm::SmallVector<const VarDecl *, 4> Tested;
+  collectReadVariables(If->getCond(), Tested);
+  return llvm::any_of(Outputs, [&](const VarDecl *Output) {
+    return llvm::is_contained(Tested, Output);
+  });
+}
+
 bool isStatusRead(const CallExpr &Call,
                   llvm::ArrayRef<llvm::StringRef> TypeNames,
                   ASTContext &Context) {
@@ -206,6 +249,20 @@ bool isKernelSetupApi(llvm::StringRef Name) {
          Name == "cudaSetDevice" || Name == "cuCtxSetCurrent";
 }
 
+/// A destroy of a library's handle, plan, descriptor or communicator:
+/// `cublasDestroy`, `cusparseDestroySpMat`, `curandDestroyGenerator`,
+/// `ncclCommDestroy`, `nvrtcDestroyProgram`.
+static bool isLibraryDestroy(llvm::StringRef Name) {
+  static constexpr llvm::StringLiteral Libraries[] = {
+      "cublas", "cusparse", "cusolver", "cufft", "curand",
+      "nvrtc",  "nvjpeg",   "cudnn",    "nccl"};
+  return llvm::any_of(Libraries,
+                      [&](llvm::StringRef Prefix) {
+                        return Name.starts_with(Prefix);
+                      }) &&
+         (Name.contains("Destroy") || Name == "ncclCommAbort");
+}
+
 bool isTeardownApi(llvm::StringRef Name) {
   return llvm::StringSwitch<bool>(Name)
       // Runtime API.
@@ -226,7 +283,7 @@ bool isTeardownApi(llvm::StringRef Name) {
               "cuModuleUnload", "cuTexObjectDestroy", "cuSurfObjectDestroy",
               "cuGraphDestroy", "cuGraphExecDestroy"},
              true)
-      .Default(false);
+      .Default(isLibraryDestroy(Name));
 }
 
 bool isReadinessQuery(llvm::StringRef Name) {

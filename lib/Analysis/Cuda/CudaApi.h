@@ -23,6 +23,18 @@ namespace gpuguard {
 /// `cudaError_t`, `cudaError`, `CUresult`, `cudaError_enum`.
 extern const char DefaultStatusTypes[];
 
+/// The status types of the toolkit's libraries, cuDNN and NCCL, as typedef
+/// and as enum where they differ: `cublasStatus_t`, `cufftResult`,
+/// `ncclResult_t`, ... Their errors are returned only: none becomes the
+/// runtime's last error.
+extern const char DefaultLibraryStatusTypes[];
+
+/// Whether \p TypeName (an entry of a list of status types) is one of the
+/// runtime's or driver's, whose errors the analysis of pending errors
+/// follows to a later check of the last error; any other status is lost
+/// when its call's result is dropped.
+bool isLastErrorStatusType(llvm::StringRef TypeName);
+
 /// The functions \p Call may call: its callee, or, for a call whose arguments
 /// are still dependent in a template, every function its name finds.
 llvm::SmallVector<const clang::FunctionDecl *, 2>
@@ -56,6 +68,15 @@ bool passesStatusThrough(const clang::FunctionDecl &Function,
                          llvm::ArrayRef<llvm::StringRef> TypeNames,
                          const clang::ASTContext &Context);
 
+/// Whether the statement right after \p Call, a statement of its own, tests
+/// a local that \p Call writes through its address and that holds a value
+/// from before the call: `int n = 0; cudaGetDeviceCount(&n); if (n < 1)
+/// ...`, `int found = 0; query(..., &found); if (found == 0) exit(1);`. A
+/// failed call leaves the local at that value, which the test catches: the
+/// call's outcome is checked through its output.
+bool isCheckedThroughOutput(const clang::CallExpr &Call,
+                            clang::ASTContext &Context);
+
 /// Whether the status \p Call returns is read: used, and not only handed
 /// to a handler that does nothing with it but return it (NVIDIA's blog
 /// samples' `checkCuda` outside debug builds) when the handler's result is
@@ -79,9 +100,10 @@ llvm::StringRef canonicalApiName(llvm::StringRef Name);
 bool isSynchronizingApi(llvm::StringRef Name);
 
 /// True for the API functions that release what an earlier call made: frees,
-/// destroys, unregistrations, `cudaDeviceReset`. Their failures are about the
-/// release itself, and teardown code rarely checks them. \p Name is
-/// canonical.
+/// destroys, unregistrations, `cudaDeviceReset`, and the libraries' destroys
+/// (`cublasDestroy`, `cufftDestroy`, `ncclCommDestroy`, ...). Their failures
+/// are about the release itself, and teardown code rarely checks them. \p
+/// Name is canonical.
 bool isTeardownApi(llvm::StringRef Name);
 
 /// True for the API functions that set up what a later kernel reads:

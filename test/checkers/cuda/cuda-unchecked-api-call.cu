@@ -550,7 +550,7 @@ extern "C" CUresult cuCtxSynchronize(void);
 void otherStatusTypes() {
   cublasHandle_t handle;
   cublasCreate(&handle);
-  // CHECK-NOTES-OPTIONS: :[[@LINE-1]]:3: warning: the 'cublasStatus_t' result of 'cublasCreate' is discarded [cuda-unchecked-api-call]
+  // CHECK-NOTES-OPTIONS: :[[@LINE-1]]:3: warning: the 'cublasStatus_t' result of 'cublasCreate' is discarded; a library's status is not the last CUDA error, and no later check can read it [cuda-unchecked-api-call]
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
     return;
   cuCtxSynchronize();

@@ -3,26 +3,12 @@
 #include "Analysis/Core/EnclosingNodes.h"
 #include "AnalysisTestSupport.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "gtest/gtest.h"
 
 using namespace gpuguard;
 using namespace gpuguard::test;
 
 namespace {
-
-/// The first call of `mark` in a function.
-class MarkFinder : public clang::RecursiveASTVisitor<MarkFinder> {
-public:
-  bool shouldVisitLambdaBody() const { return true; }
-  bool VisitCallExpr(clang::CallExpr *Call) {
-    const clang::FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Found && Callee && Callee->getName() == "mark")
-      Found = Call;
-    return true;
-  }
-  const clang::CallExpr *Found = nullptr;
-};
 
 /// Parses `void f(int a, int *p, int **rows) { <Body> }` after declarations
 /// of `mark` and `use`; gives the first call of `mark`.
@@ -36,11 +22,11 @@ protected:
                      Body + "\n}\n");
     if (!Unit)
       return nullptr;
-    MarkFinder Finder;
-    Finder.TraverseDecl(
-        const_cast<clang::FunctionDecl *>(findFunction(context(), "f")));
-    EXPECT_TRUE(Finder.Found) << "no call of 'mark'";
-    return Finder.Found;
+    const clang::CallExpr *Mark = findFirstCall(
+        *const_cast<clang::FunctionDecl *>(findFunction(context(), "f")),
+        "mark");
+    EXPECT_TRUE(Mark) << "no call of 'mark'";
+    return Mark;
   }
   clang::ASTContext &context() { return Unit->getASTContext(); }
 

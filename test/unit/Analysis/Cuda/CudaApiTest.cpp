@@ -99,3 +99,75 @@ TEST(CudaApiTest, ReadinessQueries) {
   EXPECT_FALSE(isReadinessQuery("cudaEventSynchronize"));
   EXPECT_FALSE(isReadinessQuery("cudaGetLastError"));
 }
+
+TEST(CudaApiTest, StatusesThatBecomeTheLastError) {
+  EXPECT_TRUE(isLastErrorStatusType("cudaError_t"));
+  EXPECT_TRUE(isLastErrorStatusType("CUresult"));
+  EXPECT_FALSE(isLastErrorStatusType("cublasStatus_t"));
+  EXPECT_FALSE(isLastErrorStatusType("ncclResult_t"));
+  EXPECT_FALSE(isLastErrorStatusType(""));
+  // Every default library status is one that is lost when dropped.
+  llvm::SmallVector<llvm::StringRef, 16> Library;
+  llvm::StringRef(DefaultLibraryStatusTypes).split(Library, ';');
+  EXPECT_GE(Library.size(), 10u);
+  for (llvm::StringRef Type : Library)
+    EXPECT_FALSE(isLastErrorStatusType(Type)) << Type.str();
+}
+
+TEST(CudaApiTest, TeardownOfRuntimeAndLibraries) {
+  EXPECT_TRUE(isTeardownApi("cudaFree"));
+  EXPECT_TRUE(isTeardownApi("cuCtxDestroy"));
+  EXPECT_TRUE(isTeardownApi("cublasDestroy"));
+  EXPECT_TRUE(isTeardownApi("cublasLtDestroy"));
+  EXPECT_TRUE(isTeardownApi("cusparseDestroySpMat"));
+  EXPECT_TRUE(isTeardownApi("curandDestroyGenerator"));
+  EXPECT_TRUE(isTeardownApi("cufftDestroy"));
+  EXPECT_TRUE(isTeardownApi("ncclCommDestroy"));
+  EXPECT_TRUE(isTeardownApi("ncclCommAbort"));
+  EXPECT_FALSE(isTeardownApi("cublasCreate"));
+  EXPECT_FALSE(isTeardownApi("cufftPlan1d"));
+  EXPECT_FALSE(isTeardownApi("ncclCommInitAll"));
+  // A destroy of a library that is not one of CUDA's: the user's own.
+  EXPECT_FALSE(isTeardownApi("myDestroy"));
+}
+
+namespace {
+
+/// Whether the first call of `query` in `f`, after \p Body's declarations,
+/// has its outcome checked through its output.
+bool checkedThroughOutput(const std::string &Body) {
+  auto Unit = parseCuda("int query(int *out, void **ptr);\n"
+                        "void fail();\n"
+                        "int f(int n) {\n" +
+                        Body + "\n  return 0;\n}\n");
+  if (!Unit)
+    return false;
+  const clang::CallExpr *Query =
+      findFirstCall(*Unit->getASTContext().getTranslationUnitDecl(), "query");
+  EXPECT_TRUE(Query) << "no call of 'query'";
+  return Query && isCheckedThroughOutput(*Query, Unit->getASTContext());
+}
+
+} // namespace
+
+TEST(CudaApiTest, OutcomeCheckedThroughAnOutput) {
+  EXPECT_TRUE(checkedThroughOutput(
+      "int count = 0;\nquery(&count, 0);\nif (count < 1) fail();"));
+  // Through a cast of the address, and in a nested block.
+  EXPECT_TRUE(checkedThroughOutput("void *p = 0;\nint c = 0;\n"
+                                   "if (n) {\n  query(&c, (void **)&p);\n"
+                                   "  if (!p) return 1;\n}"));
+  // An output with no value before the call: a failure leaves it unset.
+  EXPECT_FALSE(checkedThroughOutput(
+      "int count;\nquery(&count, 0);\nif (count) fail();"));
+  // The next statement tests something else, or is no test.
+  EXPECT_FALSE(checkedThroughOutput(
+      "int count = 0;\nquery(&count, 0);\nif (n) fail();"));
+  EXPECT_FALSE(checkedThroughOutput("int count = 0;\nquery(&count, 0);\n"
+                                    "n += count;\nif (count) fail();"));
+  // The status itself is used: that is a check of its own, not this one.
+  EXPECT_FALSE(checkedThroughOutput(
+      "int count = 0;\nint s = query(&count, 0);\nif (count) fail();"));
+  // The last statement of its block.
+  EXPECT_FALSE(checkedThroughOutput("int count = 0;\nquery(&count, 0);"));
+}
