@@ -1,10 +1,10 @@
 //===--- UncheckedApiCallCheck.h - cuda-unchecked-api-call ------*- C++ -*-===//
 ///
 /// \file
-/// Flags CUDA errors that nobody reads: a `cudaError_t` or `CUresult` returned
-/// by a call and dropped, and a kernel launch (`k<<<grid, block>>>(...)`) that
-/// no `cudaGetLastError()` or `cudaPeekAtLastError()` checks before the
-/// function ends.
+/// Flags CUDA errors that nobody reads: a status (`cudaError_t`, `CUresult`, a
+/// CUDA library's `cublasStatus_t` ...) returned by a call and dropped, and a
+/// kernel launch (`k<<<grid, block>>>(...)`) that no `cudaGetLastError()` or
+/// `cudaPeekAtLastError()` checks before the function ends.
 ///
 /// Both hide where a fault happened: an asynchronous kernel error surfaces at a
 /// later, unrelated call, or nowhere. The reasoning lives in
