@@ -61,6 +61,7 @@ void UncheckedApiCallCheck::onStartOfTranslationUnit() {
   Calls.reset();
   MainFileChecks.reset();
   MainFileChecksStatus.clear();
+  DeviceCodeChecks.reset();
   Habit.reset();
   ReportedStatuses.clear();
 }
@@ -194,6 +195,18 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
       instrumentStatus(Call, Context, Reported->second);
     else if (instrument::Recorder *R = instrument::Recorder::active();
              R && R->instrumentsUnflagged())
+      instrumentStatus(Call, Context, SourceLocation());
+    return;
+  }
+  // Device code (dynamic parallelism) seldom checks the device runtime's
+  // statuses: a drop is evidence where the file's device code reads a
+  // status elsewhere, or where a failed allocation leaves a pointer unset
+  // for the code after it.
+  if (!Strict && Function && isDeviceOnly(*Function) &&
+      !canonicalApiName(calleeName(Call)).starts_with("cudaMalloc") &&
+      !deviceCodeChecksStatus(Context)) {
+    if (instrument::Recorder *R = instrument::Recorder::active();
+        R && R->instrumentsUnflagged())
       instrumentStatus(Call, Context, SourceLocation());
     return;
   }
@@ -359,7 +372,8 @@ bool UncheckedApiCallCheck::mainFileChecksErrors(ASTContext &Context) {
   bool Checks = false;
   for (const CallSite &Site : callSites(Context).all()) {
     const CallExpr &Call = *Site.Call;
-    if (!SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())))
+    if (!SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())) ||
+        isLaunchConfiguration(Call, Context))
       continue;
     StringRef Api = canonicalApiName(calleeName(Call));
     if ((isLastErrorQuery(Api) ||
@@ -371,6 +385,24 @@ bool UncheckedApiCallCheck::mainFileChecksErrors(ASTContext &Context) {
   }
   MainFileChecks = Checks;
   return Checks;
+}
+
+bool UncheckedApiCallCheck::deviceCodeChecksStatus(ASTContext &Context) {
+  if (DeviceCodeChecks)
+    return *DeviceCodeChecks;
+  const SourceManager &SM = Context.getSourceManager();
+  DeviceCodeChecks =
+      llvm::any_of(callSites(Context).all(), [&](const CallSite &Site) {
+        const CallExpr &Call = *Site.Call;
+        return Site.Caller && isDeviceOnly(*Site.Caller) &&
+               SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())) &&
+               !isLaunchConfiguration(Call, Context) &&
+               (isLastErrorQuery(canonicalApiName(calleeName(Call))) ||
+                !returnedStatusType(Call, CheckedReturnTypes, Context)
+                     .empty()) &&
+               getResultUse(Call, Context) == ResultUse::Used;
+      });
+  return *DeviceCodeChecks;
 }
 
 bool UncheckedApiCallCheck::mainFileChecksStatus(StringRef Status,

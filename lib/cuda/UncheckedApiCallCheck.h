@@ -89,6 +89,8 @@ private:
   /// Whether the main file reads the result of a call that returns the
   /// status type \p Status (an entry of CheckedReturnTypes).
   bool mainFileChecksStatus(llvm::StringRef Status, clang::ASTContext &Context);
+  /// Whether the main file's device code reads a status or the last error.
+  bool deviceCodeChecksStatus(clang::ASTContext &Context);
   const LauncherHabit &launcherHabit(clang::ASTContext &Context);
   PendingLaunchEffect classify(const clang::CallExpr &Call,
                                clang::ASTContext &Context);
@@ -165,6 +167,7 @@ private:
   std::unique_ptr<CallSites> Calls;
   std::optional<bool> MainFileChecks;
   llvm::StringMap<bool> MainFileChecksStatus;
+  std::optional<bool> DeviceCodeChecks;
   /// The main file's launchers: whether they check their own launches.
   std::optional<LauncherHabit> Habit;
   /// The dropped statuses reported, and where: the instrumented site of

@@ -158,6 +158,12 @@ static bool readsBeyondReturn(const Stmt *S, const ParmVarDecl &Param) {
   });
 }
 
+bool isLaunchConfiguration(const CallExpr &Call, ASTContext &Context) {
+  const auto *Launch =
+      dyn_cast_or_null<CUDAKernelCallExpr>(userOf(Call, Context).User);
+  return Launch && Launch->getConfig() == &Call;
+}
+
 bool isCheckedThroughOutput(const CallExpr &Call, ASTContext &Context) {
   if (!isa_and_nonnull<CompoundStmt>(userOf(Call, Context).User))
     return false;

@@ -68,6 +68,12 @@ bool passesStatusThrough(const clang::FunctionDecl &Function,
                          llvm::ArrayRef<llvm::StringRef> TypeNames,
                          const clang::ASTContext &Context);
 
+/// Whether \p Call is the configuration of a `<<<>>>` launch, which Clang
+/// writes as a call (`cudaLaunchDevice` in device code, whose status the
+/// launch consumes): no status the code reads.
+bool isLaunchConfiguration(const clang::CallExpr &Call,
+                           clang::ASTContext &Context);
+
 /// Whether the statement right after \p Call, a statement of its own, tests
 /// a local that \p Call writes through its address and that holds a value
 /// from before the call: `int n = 0; cudaGetDeviceCount(&n); if (n < 1)

@@ -104,6 +104,10 @@ typedef struct CUevent_st *cudaEvent_t;
 
 extern "C" {
 __host__ cudaError_t cudaStreamCreate(cudaStream_t *Stream);
+#define cudaStreamNonBlocking 0x01
+__host__ __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *Stream,
+                                                          unsigned Flags);
+__host__ __device__ cudaError_t cudaStreamDestroy(cudaStream_t Stream);
 __host__ cudaError_t cudaStreamSynchronize(cudaStream_t Stream);
 __host__ cudaError_t cudaEventCreate(cudaEvent_t *Event);
 __host__ __device__ cudaError_t cudaEventRecord(cudaEvent_t Event,

@@ -171,3 +171,20 @@ TEST(CudaApiTest, OutcomeCheckedThroughAnOutput) {
   // The last statement of its block.
   EXPECT_FALSE(checkedThroughOutput("int count = 0;\nquery(&count, 0);"));
 }
+
+TEST(CudaApiTest, LaunchConfigurations) {
+  auto Unit = parseCuda("__global__ void k(int n) {}\n"
+                        "int other(int);\n"
+                        "void host(int n) { k<<<1, 32>>>(other(n)); }\n");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  std::vector<const clang::CUDAKernelCallExpr *> Launches =
+      findLaunches(*Context.getTranslationUnitDecl());
+  ASSERT_EQ(Launches.size(), 1u);
+  ASSERT_TRUE(Launches.front()->getConfig());
+  EXPECT_TRUE(isLaunchConfiguration(*Launches.front()->getConfig(), Context));
+  const clang::CallExpr *Argument =
+      findFirstCall(*Context.getTranslationUnitDecl(), "other");
+  ASSERT_TRUE(Argument);
+  EXPECT_FALSE(isLaunchConfiguration(*Argument, Context));
+}
