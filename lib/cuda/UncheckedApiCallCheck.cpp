@@ -154,6 +154,9 @@ bool UncheckedApiCallCheck::isUncheckedStatus(const CallExpr &Call,
   // A readiness query's answer dropped flushes the queue; nothing failed.
   if (!Strict && isReadinessQuery(Api))
     return false;
+  // Nor does a profiler's start or stop decide any result of the program.
+  if (!Strict && isProfilerControl(Api))
+    return false;
   // A failure leaves an output at its initial value, which the next
   // statement tests.
   if (!Strict && isCheckedThroughOutput(Call, Context))

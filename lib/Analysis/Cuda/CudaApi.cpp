@@ -298,6 +298,12 @@ bool isReadinessQuery(llvm::StringRef Name) {
       Name);
 }
 
+bool isProfilerControl(llvm::StringRef Name) {
+  return llvm::is_contained({"cudaProfilerStart", "cudaProfilerStop",
+                             "cuProfilerStart", "cuProfilerStop"},
+                            Name);
+}
+
 bool isLastErrorQuery(llvm::StringRef Name) {
   return Name == "cudaGetLastError" || Name == "cudaPeekAtLastError";
 }

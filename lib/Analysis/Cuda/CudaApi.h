@@ -125,6 +125,11 @@ bool isKernelSetupApi(llvm::StringRef Name);
 /// Windows WDDM idiom). \p Name is canonical.
 bool isReadinessQuery(llvm::StringRef Name);
 
+/// True for the profiler's controls, `cudaProfilerStart`, `cudaProfilerStop`
+/// and the driver's: a failure changes only what a profiler records, and
+/// the program's results not at all. \p Name is canonical.
+bool isProfilerControl(llvm::StringRef Name);
+
 /// True for `cudaGetLastError` and `cudaPeekAtLastError`, which return the
 /// error of the last kernel launch. \p Name is canonical.
 bool isLastErrorQuery(llvm::StringRef Name);

@@ -11,6 +11,7 @@
 // reported by default.
 // RUN: %check_gpuguard --check-suffix=NONE %s cuda-unchecked-api-call %t.none -- -- %cuda_mock_flags -DNO_CHECKS
 
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #define CUDA_CHECK(call)                                                       \
@@ -67,6 +68,9 @@ int main(int argc, char **argv) {
   launchesFromMain(d, nullptr, 1024, argc);
   checksInHelpersAndLoops(nullptr, d, 1024, argc);
   handledStatuses(d, nullptr, 1024);
+  // Profiler control changes only what a profiler records.
+  cudaProfilerStop();
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'cudaProfilerStop' is discarded [cuda-unchecked-api-call]
   // An unchecked synchronisation: the launch's errors are lost.
   scale<<<4, 128>>>(d, argc);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the launch of 'scale' is not checked with cudaGetLastError() or cudaPeekAtLastError() on every path [cuda-unchecked-api-call]
@@ -202,7 +206,7 @@ int handledStatuses(float *d, const float *h, int n) {
   clearAll(d, n);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the 'cudaError_t' result of 'clearAll' is discarded [cuda-unchecked-api-call]
   // CHECK-NOTES-DEFAULT: :[[@LINE+2]]:3: note: the function returns here with the error unchecked
-  // CHECK-NOTES-DEFAULT: :[[@LINE-136]]:3: note: 'handledStatuses' is called here, and no caller checks the error before 'main' returns
+  // CHECK-NOTES-DEFAULT: :[[@LINE-139]]:3: note: 'handledStatuses' is called here, and no caller checks the error before 'main' returns
   return 0;
 }
 

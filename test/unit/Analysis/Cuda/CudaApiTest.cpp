@@ -100,6 +100,14 @@ TEST(CudaApiTest, ReadinessQueries) {
   EXPECT_FALSE(isReadinessQuery("cudaGetLastError"));
 }
 
+TEST(CudaApiTest, ProfilerControls) {
+  EXPECT_TRUE(isProfilerControl("cudaProfilerStart"));
+  EXPECT_TRUE(isProfilerControl("cudaProfilerStop"));
+  EXPECT_TRUE(isProfilerControl("cuProfilerStop"));
+  EXPECT_FALSE(isProfilerControl("cudaProfilerInitialize"));
+  EXPECT_FALSE(isProfilerControl("cudaDeviceSynchronize"));
+}
+
 TEST(CudaApiTest, StatusesThatBecomeTheLastError) {
   EXPECT_TRUE(isLastErrorStatusType("cudaError_t"));
   EXPECT_TRUE(isLastErrorStatusType("CUresult"));
