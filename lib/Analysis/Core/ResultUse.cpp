@@ -119,7 +119,11 @@ static bool isOutputStream(QualType Type) {
   return !NoBaseIsOstream;
 }
 
-bool isOnlyFormatted(const Expr &E, ASTContext &Context) {
+bool isOnlyFormatted(const Expr &E, ASTContext &Context, FormattedValue Kind) {
+  auto Follows = [&](QualType Type) {
+    return Kind == FormattedValue::Arithmetic ? Type->isArithmeticType()
+                                              : Type->isRealFloatingType();
+  };
   const Stmt *Child = &E;
   while (const Stmt *Parent = parentStmt(*Child, Context)) {
     if (isa<ParenExpr, FullExpr>(Parent)) {
@@ -127,9 +131,10 @@ bool isOnlyFormatted(const Expr &E, ASTContext &Context) {
       continue;
     }
     if (const auto *Cast = dyn_cast<CastExpr>(Parent)) {
-      // Only to a floating type (the variadic promotion to double among
-      // them): a conversion to an integer is what makes NaN harmful.
-      if (!Cast->getType()->isRealFloatingType())
+      // For floating-point values, only to a floating type (the variadic
+      // promotion to double among them): a conversion to an integer is what
+      // makes NaN harmful.
+      if (!Follows(Cast->getType()))
         return false;
       Child = Parent;
       continue;
@@ -137,7 +142,7 @@ bool isOnlyFormatted(const Expr &E, ASTContext &Context) {
     if (const auto *Arithmetic = dyn_cast<BinaryOperator>(Parent)) {
       if (!Arithmetic->isMultiplicativeOp() && !Arithmetic->isAdditiveOp())
         return false;
-      if (!Arithmetic->getType()->isRealFloatingType())
+      if (!Follows(Arithmetic->getType()))
         return false;
       Child = Parent;
       continue;
@@ -170,6 +175,17 @@ bool isOnlyFormatted(const Expr &E, ASTContext &Context) {
     return false;
   }
   return false;
+}
+
+bool isPrintCall(const Expr &E) {
+  const Expr *Stripped = E.IgnoreParenImpCasts();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Stripped))
+    Stripped = Cleanups->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Shift = dyn_cast<CXXOperatorCallExpr>(Stripped))
+    return Shift->getOperator() == OO_LessLess && Shift->getNumArgs() == 2 &&
+           isOutputStream(Shift->getArg(0)->getType());
+  const auto *Call = dyn_cast<CallExpr>(Stripped);
+  return Call && formatArgumentIndex(*Call) >= 0;
 }
 
 } // namespace gpuguard

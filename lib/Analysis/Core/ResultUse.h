@@ -34,13 +34,27 @@ enum class ResultUse {
 /// last statement of a GNU statement expression.
 ResultUse getResultUse(const clang::Expr &E, clang::ASTContext &Context);
 
-/// Whether the floating-point value of \p E is only formatted for output:
-/// it reaches, through parentheses, casts to floating types, floating-point
-/// arithmetic and the branches of `?:`, an argument after the format of a
-/// printf-family call (`printf`, `fprintf`, `sprintf`, `snprintf`) or the
-/// right side of `<<` into a `std::basic_ostream`. Such a value cannot become
-/// an index or a size: inf or NaN there is seen in the output, not a fault.
-bool isOnlyFormatted(const clang::Expr &E, clang::ASTContext &Context);
+/// The values isOnlyFormatted() follows.
+enum class FormattedValue {
+  /// Floating-point values, through floating-point casts and arithmetic:
+  /// a conversion to an integer is where inf or NaN does harm.
+  FloatingPoint,
+  /// Any arithmetic value, through any arithmetic cast and arithmetic.
+  Arithmetic,
+};
+
+/// Whether the value of \p E is only formatted for output: it reaches,
+/// through parentheses, the casts and arithmetic \p Kind allows and the
+/// branches of `?:`, an argument after the format of a printf-family call
+/// (`printf`, `fprintf`, `sprintf`, `snprintf`) or the right side of `<<`
+/// into a `std::basic_ostream`. Such a value cannot become an index or a
+/// size: inf or NaN there is seen in the output, not a fault.
+bool isOnlyFormatted(const clang::Expr &E, clang::ASTContext &Context,
+                     FormattedValue Kind = FormattedValue::FloatingPoint);
+
+/// Whether \p E, past parentheses, is a call of a printf-family function
+/// or a `<<` into a `std::basic_ostream`: a statement that prints.
+bool isPrintCall(const clang::Expr &E);
 
 } // namespace gpuguard
 

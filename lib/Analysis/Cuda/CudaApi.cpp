@@ -164,6 +164,17 @@ bool isLaunchConfiguration(const CallExpr &Call, ASTContext &Context) {
   return Launch && Launch->getConfig() == &Call;
 }
 
+/// Whether every read of \p Var in \p S is only formatted for output.
+static bool onlyFormattedIn(const Stmt &S, const VarDecl &Var,
+                            ASTContext &Context) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(&S);
+      Ref && Ref->getDecl() == &Var)
+    return isOnlyFormatted(*Ref, Context, FormattedValue::Arithmetic);
+  return llvm::all_of(S.children(), [&](const Stmt *Child) {
+    return !Child || onlyFormattedIn(*Child, Var, Context);
+  });
+}
+
 bool isCheckedThroughOutput(const CallExpr &Call, ASTContext &Context) {
   if (!isa_and_nonnull<CompoundStmt>(userOf(Call, Context).User))
     return false;
@@ -175,22 +186,36 @@ bool isCheckedThroughOutput(const CallExpr &Call, ASTContext &Context) {
       Outputs.push_back(Var);
   if (Outputs.empty())
     return false;
-  const Stmt *Next = nullptr;
+  // The statements after the call in its block: the test of an output,
+  // after statements that at most print the outputs (`printf("driver
+  // %d\n", version / 1000);`), which see the first value on a failure.
+  llvm::SmallVector<const Stmt *, 4> After;
   anyEnclosingBlock(Call, Context,
                     [&](const CompoundStmt &Block, const Stmt &Holder) {
                       const auto *It = llvm::find(Block.body(), &Holder);
-                      if (It != Block.body_end() && It + 1 != Block.body_end())
-                        Next = *(It + 1);
+                      if (It != Block.body_end())
+                        After.assign(It + 1, Block.body_end());
                       return true; // The innermost block only.
                     });
-  const auto *If = dyn_cast_or_null<IfStmt>(Next);
-  if (!If || !If->getCond())
-    return false;
-  llvm::SmallVector<const VarDecl *, 4> Tested;
-  collectReadVariables(If->getCond(), Tested);
-  return llvm::any_of(Outputs, [&](const VarDecl *Output) {
-    return llvm::is_contained(Tested, Output);
-  });
+  auto ReadsOutput = [&](const Expr *E, auto &&OnRead) {
+    llvm::SmallVector<const VarDecl *, 4> Read;
+    collectReadVariables(E, Read);
+    return llvm::any_of(Outputs, [&](const VarDecl *Output) {
+      return llvm::is_contained(Read, Output) && OnRead(Output);
+    });
+  };
+  for (const Stmt *S : After) {
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return If->getCond() &&
+             ReadsOutput(If->getCond(), [](const VarDecl *) { return true; });
+    const auto *Printed = dyn_cast<Expr>(S);
+    if (!Printed || !isPrintCall(*Printed) ||
+        ReadsOutput(Printed, [&](const VarDecl *Output) {
+          return !onlyFormattedIn(*Printed, *Output, Context);
+        }))
+      return false;
+  }
+  return false;
 }
 
 bool isStatusRead(const CallExpr &Call,

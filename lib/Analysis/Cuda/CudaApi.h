@@ -74,12 +74,13 @@ bool passesStatusThrough(const clang::FunctionDecl &Function,
 bool isLaunchConfiguration(const clang::CallExpr &Call,
                            clang::ASTContext &Context);
 
-/// Whether the statement right after \p Call, a statement of its own, tests
-/// a local that \p Call writes through its address and that holds a value
+/// Whether the statement after \p Call, a statement of its own, tests a
+/// local that \p Call writes through its address and that holds a value
 /// from before the call: `int n = 0; cudaGetDeviceCount(&n); if (n < 1)
-/// ...`, `int found = 0; query(..., &found); if (found == 0) exit(1);`. A
-/// failed call leaves the local at that value, which the test catches: the
-/// call's outcome is checked through its output.
+/// ...`, `int found = 0; query(..., &found); if (found == 0) exit(1);`,
+/// also past statements that only print the local. A failed call leaves the
+/// local at that value, which the test catches: the call's outcome is
+/// checked through its output.
 bool isCheckedThroughOutput(const clang::CallExpr &Call,
                             clang::ASTContext &Context);
 

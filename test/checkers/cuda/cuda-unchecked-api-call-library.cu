@@ -12,6 +12,7 @@
 #include <cublas_v2.h>
 
 void abort();
+extern "C" int printf(const char *format, ...);
 
 #define CUBLAS_CHECK(call)                                                     \
   do {                                                                         \
@@ -57,6 +58,13 @@ int main() {
   cublasGetVersion(handle, &version);
   // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cublasStatus_t' result of 'cublasGetVersion' is discarded; a library's status is not the last CUDA error, and no later check can read it [cuda-unchecked-api-call]
   if (version == 0)
+    return 1;
+  // Printed as it stands, then tested: the same.
+  int printed = 0;
+  cublasGetVersion(handle, &printed);
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: the 'cublasStatus_t' result of 'cublasGetVersion' is discarded; a library's status is not the last CUDA error, and no later check can read it [cuda-unchecked-api-call]
+  printf("cuBLAS %d.%d\n", printed / 10000, printed / 100 % 100);
+  if (printed < 11000)
     return 1;
   int unset;
   cublasGetVersion(handle, &unset);

@@ -45,9 +45,10 @@ protected:
     const clang::BinaryOperator *Division =
         findFirstDivision(*findFunction(Context, "f"));
     EXPECT_TRUE(Division);
-    return Division && isOnlyFormatted(*Division, Context);
+    return Division && isOnlyFormatted(*Division, Context, Kind);
   }
   std::unique_ptr<clang::ASTUnit> Unit;
+  FormattedValue Kind = FormattedValue::FloatingPoint;
 };
 
 TEST_F(ResultUseTest, PrintedQuotientsAreOnlyFormatted) {
@@ -61,6 +62,34 @@ TEST_F(ResultUseTest, PrintedQuotientsAreOnlyFormatted) {
       firstDivisionIsOnlyFormatted("printf(\"%f\", a > 0 ? a / b : 0.0f);"));
   EXPECT_TRUE(firstDivisionIsOnlyFormatted("os << a / b;"));
   EXPECT_TRUE(firstDivisionIsOnlyFormatted("file << a / b;"));
+}
+
+TEST_F(ResultUseTest, ArithmeticValuesOnlyFormatted) {
+  // An integer quotient printed through integer arithmetic: not followed
+  // for floating-point values, followed for any arithmetic value.
+  const char *Printed = "printf(\"%d\", (int)a / 1000 + 1);";
+  EXPECT_FALSE(firstDivisionIsOnlyFormatted(Printed));
+  Kind = FormattedValue::Arithmetic;
+  EXPECT_TRUE(firstDivisionIsOnlyFormatted(Printed));
+  EXPECT_TRUE(firstDivisionIsOnlyFormatted("printf(\"%f\", a / b);"));
+  // Still not when it is stored or indexes.
+  EXPECT_FALSE(firstDivisionIsOnlyFormatted("out[0] = (int)a / 2;"));
+  EXPECT_FALSE(firstDivisionIsOnlyFormatted("printf(\"%f\", v[(int)a / 2]);"));
+}
+
+TEST_F(ResultUseTest, PrintCalls) {
+  auto Unit = parseCuda(std::string(OutputDeclarations) +
+                        "__host__ __device__ void f(float a, std::ostream &os, "
+                        "Sink &sink) {\n"
+                        "  printf(\"%f\", a);\n  os << a;\n  sink << a;\n"
+                        "  logf(\"%f\", a);\n}\n");
+  ASSERT_TRUE(Unit);
+  const auto *Body = llvm::cast<clang::CompoundStmt>(
+      findFunction(Unit->getASTContext(), "f")->getBody());
+  std::vector<bool> Prints;
+  for (const clang::Stmt *S : Body->body())
+    Prints.push_back(isPrintCall(*llvm::cast<clang::Expr>(S)));
+  EXPECT_EQ(Prints, (std::vector<bool>{true, true, false, false}));
 }
 
 TEST_F(ResultUseTest, UsedQuotientsAreNotOnlyFormatted) {

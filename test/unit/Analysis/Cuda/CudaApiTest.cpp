@@ -146,6 +146,7 @@ namespace {
 bool checkedThroughOutput(const std::string &Body) {
   auto Unit = parseCuda("int query(int *out, void **ptr);\n"
                         "void fail();\n"
+                        "extern \"C\" int printf(const char *, ...);\n"
                         "int f(int n) {\n" +
                         Body + "\n  return 0;\n}\n");
   if (!Unit)
@@ -178,6 +179,18 @@ TEST(CudaApiTest, OutcomeCheckedThroughAnOutput) {
       "int count = 0;\nint s = query(&count, 0);\nif (count) fail();"));
   // The last statement of its block.
   EXPECT_FALSE(checkedThroughOutput("int count = 0;\nquery(&count, 0);"));
+  // Printed first, as it stands after a failure, then tested.
+  EXPECT_TRUE(checkedThroughOutput(
+      "int v = 0;\nquery(&v, 0);\n"
+      "printf(\"version %d.%d\\n\", v / 1000, (v % 100) / 10);\n"
+      "printf(\"checking\\n\");\nif (v < 11040) fail();"));
+  // A statement between that uses the output for more than printing, or
+  // that is no print.
+  EXPECT_FALSE(checkedThroughOutput("int v = 0;\nquery(&v, 0);\n"
+                                    "printf(\"%d\\n\", query(&v, 0));\n"
+                                    "if (v < 1) fail();"));
+  EXPECT_FALSE(checkedThroughOutput(
+      "int v = 0;\nquery(&v, 0);\nfail();\nif (v < 1) fail();"));
 }
 
 TEST(CudaApiTest, LaunchConfigurations) {
