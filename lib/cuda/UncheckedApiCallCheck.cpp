@@ -59,9 +59,7 @@ void UncheckedApiCallCheck::onStartOfTranslationUnit() {
   Pending.clear();
   LeavesPending.clear();
   Calls.reset();
-  MainFileChecks.reset();
-  MainFileChecksStatus.clear();
-  DeviceCodeChecks.reset();
+  Reads.reset();
   Habit.reset();
   ReportedStatuses.clear();
 }
@@ -180,7 +178,7 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
   // is the oversight.
   StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
   if (!isLastErrorStatusType(Status)) {
-    if (Strict || mainFileChecksStatus(Status, Context))
+    if (Strict || statusReads(Context).StatusTypes.contains(Status))
       instrumentStatus(Call, Context, reportDiscardedStatus(Call, Context));
     return;
   }
@@ -207,7 +205,7 @@ void UncheckedApiCallCheck::checkDiscardedStatus(const CallExpr &Call,
   // for the code after it.
   if (!Strict && Function && isDeviceOnly(*Function) &&
       !canonicalApiName(calleeName(Call)).starts_with("cudaMalloc") &&
-      !deviceCodeChecksStatus(Context)) {
+      !statusReads(Context).InDeviceCode) {
     if (instrument::Recorder *R = instrument::Recorder::active();
         R && R->instrumentsUnflagged())
       instrumentStatus(Call, Context, SourceLocation());
@@ -368,61 +366,28 @@ PendingLaunchEffect UncheckedApiCallCheck::classify(const CallExpr &Call,
   return PendingLaunchEffect::None;
 }
 
-bool UncheckedApiCallCheck::mainFileChecksErrors(ASTContext &Context) {
-  if (MainFileChecks)
-    return *MainFileChecks;
+const UncheckedApiCallCheck::StatusReads &
+UncheckedApiCallCheck::statusReads(ASTContext &Context) {
+  if (Reads)
+    return *Reads;
+  Reads.emplace();
   const SourceManager &SM = Context.getSourceManager();
-  bool Checks = false;
   for (const CallSite &Site : callSites(Context).all()) {
     const CallExpr &Call = *Site.Call;
     if (!SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())) ||
         isLaunchConfiguration(Call, Context))
       continue;
-    StringRef Api = canonicalApiName(calleeName(Call));
-    if ((isLastErrorQuery(Api) ||
-         !returnedStatusType(Call, CheckedReturnTypes, Context).empty()) &&
-        getResultUse(Call, Context) == ResultUse::Used) {
-      Checks = true;
-      break;
-    }
+    StringRef Status = returnedStatusType(Call, CheckedReturnTypes, Context);
+    if ((Status.empty() &&
+         !isLastErrorQuery(canonicalApiName(calleeName(Call)))) ||
+        getResultUse(Call, Context) != ResultUse::Used)
+      continue;
+    Reads->Any = true;
+    Reads->InDeviceCode |= Site.Caller && isDeviceOnly(*Site.Caller);
+    if (!Status.empty())
+      Reads->StatusTypes.insert(Status);
   }
-  MainFileChecks = Checks;
-  return Checks;
-}
-
-bool UncheckedApiCallCheck::deviceCodeChecksStatus(ASTContext &Context) {
-  if (DeviceCodeChecks)
-    return *DeviceCodeChecks;
-  const SourceManager &SM = Context.getSourceManager();
-  DeviceCodeChecks =
-      llvm::any_of(callSites(Context).all(), [&](const CallSite &Site) {
-        const CallExpr &Call = *Site.Call;
-        return Site.Caller && isDeviceOnly(*Site.Caller) &&
-               SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())) &&
-               !isLaunchConfiguration(Call, Context) &&
-               (isLastErrorQuery(canonicalApiName(calleeName(Call))) ||
-                !returnedStatusType(Call, CheckedReturnTypes, Context)
-                     .empty()) &&
-               getResultUse(Call, Context) == ResultUse::Used;
-      });
-  return *DeviceCodeChecks;
-}
-
-bool UncheckedApiCallCheck::mainFileChecksStatus(StringRef Status,
-                                                 ASTContext &Context) {
-  auto [Cached, Inserted] = MainFileChecksStatus.try_emplace(Status, false);
-  if (!Inserted)
-    return Cached->second;
-  const SourceManager &SM = Context.getSourceManager();
-  Cached->second =
-      llvm::any_of(callSites(Context).all(), [&](const CallSite &Site) {
-        const CallExpr &Call = *Site.Call;
-        return SM.isInMainFile(SM.getExpansionLoc(Call.getBeginLoc())) &&
-               returnedStatusType(Call, CheckedReturnTypes, Context) ==
-                   Status &&
-               getResultUse(Call, Context) == ResultUse::Used;
-      });
-  return Cached->second;
+  return *Reads;
 }
 
 const LauncherHabit &UncheckedApiCallCheck::launcherHabit(ASTContext &Context) {
@@ -555,7 +520,7 @@ void UncheckedApiCallCheck::checkLaunches(const FunctionDecl &Function,
                   (!RequireCheckBeforeReturn || Finding.Exit.isInvalid()))
       continue;
     // A file that checks no error anywhere has chosen not to: no evidence.
-    if (!Strict && !mainFileChecksErrors(Context))
+    if (!Strict && !statusReads(Context).Any)
       continue;
     // Returned to a caller: main's end is the program's; any other
     // function's callers may still check, and those out of sight decide.

@@ -20,8 +20,8 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,15 +82,16 @@ private:
                                          clang::ASTContext &Context,
                                          bool ForLaunches, unsigned Depth = 0);
   const CallSites &callSites(clang::ASTContext &Context);
-  /// Whether the main file reads some API status or last error itself: a
-  /// file that checks nothing has chosen not to, and its unchecked calls
-  /// are no evidence of an oversight.
-  bool mainFileChecksErrors(clang::ASTContext &Context);
-  /// Whether the main file reads the result of a call that returns the
-  /// status type \p Status (an entry of CheckedReturnTypes).
-  bool mainFileChecksStatus(llvm::StringRef Status, clang::ASTContext &Context);
-  /// Whether the main file's device code reads a status or the last error.
-  bool deviceCodeChecksStatus(clang::ASTContext &Context);
+  /// What the main file's own code reads: any status or the last error
+  /// (a file that checks nothing has chosen not to, and its unchecked calls
+  /// are no evidence of an oversight), whether its device code does, and
+  /// which status types (entries of CheckedReturnTypes) it reads.
+  struct StatusReads {
+    bool Any = false;
+    bool InDeviceCode = false;
+    llvm::StringSet<> StatusTypes;
+  };
+  const StatusReads &statusReads(clang::ASTContext &Context);
   const LauncherHabit &launcherHabit(clang::ASTContext &Context);
   PendingLaunchEffect classify(const clang::CallExpr &Call,
                                clang::ASTContext &Context);
@@ -165,9 +166,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesPending;
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeavesStatusPending;
   std::unique_ptr<CallSites> Calls;
-  std::optional<bool> MainFileChecks;
-  llvm::StringMap<bool> MainFileChecksStatus;
-  std::optional<bool> DeviceCodeChecks;
+  std::optional<StatusReads> Reads;
   /// The main file's launchers: whether they check their own launches.
   std::optional<LauncherHabit> Habit;
   /// The dropped statuses reported, and where: the instrumented site of
